@@ -1,0 +1,85 @@
+/** Configuration: the spec's defaults, and the one check that merges and validates what users pass. */
+import * as E from 'fp-ts/lib/Either.js';
+import type { ConfigError, FastCrudConfig } from '../types.js';
+import { isPlainIdentifier } from './columns.js';
+import { isHttpStatus } from './http-status.js';
+
+/**
+ * The spec's defaults (`toolkit.fast-crud.*` without the prefix).
+ * @example DEFAULT_CONFIG.options.default_value // 'id'
+ */
+export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
+  options: { http_status: 200, default_value: 'id' },
+  global: { validation: { http_status: 400 } },
+  soft_delete: { deleted_at_field: 'deleted_at' },
+});
+
+/**
+ * Merges a partial configuration over the defaults (or another resolved configuration) and checks every key it sets:
+ * unknown keys, wrong types, an `http_status` outside the status enumeration, or a column
+ * name that is not a plain identifier give a Left naming the key and the value.
+ * A new key slots in by adding it, with its default, to `FastCrudConfig` and `DEFAULT_CONFIG`.
+ * @example resolveConfig({ options: { http_status: 999 } })
+ *   // left({ _tag: 'invalidConfig', key: 'options.http_status', value: 999, expected: 'an HTTP status code' })
+ */
+export function resolveConfig(input: unknown = {}, base: FastCrudConfig = DEFAULT_CONFIG): E.Either<ConfigError, FastCrudConfig> {
+  const merged = mergeNode(base as unknown as Node, input, []);
+  return E.map((node: Node) => deepFreeze(node) as unknown as FastCrudConfig)(merged);
+}
+
+/**
+ * A readable sentence for a configuration error.
+ * @example formatConfigError({ _tag: 'invalidConfig', key: 'options.http_status', value: 999, expected: 'an HTTP status code' })
+ *   // 'koa-fast-crud config: options.http_status must be an HTTP status code, got 999'
+ */
+export function formatConfigError(error: ConfigError): string {
+  return `koa-fast-crud config: ${error.key} must be ${error.expected}, got ${JSON.stringify(error.value) ?? String(error.value)}`;
+}
+
+type Node = Readonly<Record<string, unknown>>;
+
+function mergeNode(defaults: Node, input: unknown, path: readonly string[]): E.Either<ConfigError, Node> {
+  if (input === undefined) return E.right(defaults);
+  if (!isPlainObject(input)) return invalid(path, input, 'an object');
+  return Object.entries(input).reduce<E.Either<ConfigError, Node>>(
+    (merged, [key, value]) =>
+      E.chain((node: Node) =>
+        E.map((checked: unknown) => ({ ...node, [key]: checked }))(mergeKey(defaults, key, value, [...path, key])),
+      )(merged),
+    E.right(defaults),
+  );
+}
+
+function mergeKey(defaults: Node, key: string, value: unknown, path: readonly string[]): E.Either<ConfigError, unknown> {
+  if (!Object.hasOwn(defaults, key)) return invalid(path, value, `one of the known keys (${Object.keys(defaults).join(', ')})`);
+  const fallback = defaults[key];
+  if (isPlainObject(fallback)) return mergeNode(fallback, value, path);
+  if (value === undefined) return E.right(fallback);
+  return checkLeaf(key, fallback, value, path);
+}
+
+function checkLeaf(key: string, fallback: unknown, value: unknown, path: readonly string[]): E.Either<ConfigError, unknown> {
+  if (key === 'http_status') return isHttpStatus(value) ? E.right(value) : invalid(path, value, 'an HTTP status code');
+  if (typeof fallback === 'string') {
+    return typeof value === 'string' && isPlainIdentifier(value) ? E.right(value) : invalid(path, value, 'a plain column name');
+  }
+  if (typeof fallback === 'number') {
+    return Number.isSafeInteger(value) && (value as number) > 0 ? E.right(value) : invalid(path, value, 'a positive integer');
+  }
+  return typeof value === typeof fallback ? E.right(value) : invalid(path, value, `a ${typeof fallback}`);
+}
+
+function invalid(path: readonly string[], value: unknown, expected: string): E.Either<ConfigError, never> {
+  return E.left({ _tag: 'invalidConfig', key: path.join('.'), value, expected });
+}
+
+function isPlainObject(value: unknown): value is Node {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function deepFreeze<T extends object>(value: T): T {
+  Object.values(value).forEach((child) => typeof child === 'object' && child !== null && deepFreeze(child));
+  return Object.freeze(value);
+}

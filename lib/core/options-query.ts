@@ -1,0 +1,72 @@
+/** buildOptionsQuery: the spec's options action as a pure plan of Sequelize find options. */
+import * as E from 'fp-ts/lib/Either.js';
+import type { FindOptions } from 'sequelize';
+import type { AttributeSource, FastCrudConfig, OptionsError } from '../types.js';
+import { findColumn, isPlainIdentifier } from './columns.js';
+import { DEFAULT_CONFIG } from './config.js';
+
+/** One option for a select box. */
+export interface OptionItem {
+  readonly label: unknown;
+  readonly value: unknown;
+}
+
+/**
+ * Plans the options query (spec options rules 1–5): `value` and `label` selected under those
+ * aliases, ordered by label ascending, soft-deleted rows left out, raw rows asked for.
+ * Left `required` when label is absent; Left `columnNotFound` when label is not a model attribute
+ * (by name or column), or when either name is not a plain identifier. `value` defaults to
+ * `config.options.default_value` and is not checked against the model (rule 3): the caller
+ * checks that the table has it.
+ * @example buildOptionsQuery(Category, 'name', undefined)
+ *   // right({ attributes: [['id', 'value'], ['name', 'label']], order: [['name', 'ASC']], where: { deletedAt: null }, raw: true })
+ */
+export function buildOptionsQuery(
+  model: AttributeSource,
+  label: string | undefined,
+  value: string | undefined,
+  config: Pick<FastCrudConfig, 'options' | 'soft_delete'> = DEFAULT_CONFIG,
+): E.Either<OptionsError, FindOptions> {
+  if (label === undefined || label === '') return E.left({ _tag: 'required', field: 'label' });
+  const labelColumn = isPlainIdentifier(label) ? findColumn(model, label) : undefined;
+  if (labelColumn === undefined) return E.left({ _tag: 'columnNotFound', field: label });
+  const valueName = valueNameOf(value, config);
+  if (!isPlainIdentifier(valueName)) return E.left({ _tag: 'columnNotFound', field: valueName });
+  const valueColumn = findColumn(model, valueName)?.column ?? valueName;
+  const deletedAt = findColumn(model, config.soft_delete.deleted_at_field);
+  return E.right({
+    attributes: [
+      [valueColumn, 'value'],
+      [labelColumn.column, 'label'],
+    ],
+    ...(deletedAt && { where: { [deletedAt.attribute]: null } }),
+    order: [[labelColumn.column, 'ASC']],
+    raw: true,
+  });
+}
+
+/**
+ * The value column when the model does not declare it: the caller must find it in the table
+ * before running the plan (spec rule 3 leaves it unchecked against the model). Undefined otherwise.
+ * @example undeclaredValueColumn(Category, 'legacy_code') // 'legacy_code'
+ */
+export function undeclaredValueColumn(
+  model: AttributeSource,
+  value: string | undefined,
+  config: Pick<FastCrudConfig, 'options'> = DEFAULT_CONFIG,
+): string | undefined {
+  const name = valueNameOf(value, config);
+  return findColumn(model, name) ? undefined : name;
+}
+
+function valueNameOf(value: string | undefined, config: Pick<FastCrudConfig, 'options'>): string {
+  return value === undefined || value === '' ? config.options.default_value : value;
+}
+
+/**
+ * Shapes raw rows as option items with exactly the keys `label` and `value` (spec rule 7).
+ * @example formatOptions([{ value: 1, label: 'Books', extra: 0 }]) // [{ label: 'Books', value: 1 }]
+ */
+export function formatOptions(rows: readonly Readonly<Record<string, unknown>>[]): OptionItem[] {
+  return rows.map((row) => ({ label: row['label'], value: row['value'] }));
+}

@@ -1,0 +1,48 @@
+/** planRoutes: the spec's route-registration rules as a pure function from a controller to route values. */
+import type { PlanOptions, RouteDef, RouteEntry } from '../types.js';
+import { ROUTE_TABLE } from './route-table.js';
+
+/** Anything whose prototype may carry controller methods: a class. */
+export type ControllerShape = { readonly prototype: object };
+
+/**
+ * Plans the routes `crud` registers for a controller, in table order (spec rules 1–6).
+ * Pure: it reads the class's prototype chain and returns new values.
+ * @example planRoutes(ProductController, { uri: 'products', moduleName: 'shop', only: ['read'] })
+ *   // [{ verb: 'get', path: 'products/{id:uuid}', method: 'read', permission: 'view', ability: 'shop.access.view' }]
+ */
+export function planRoutes(Controller: ControllerShape, options: PlanOptions): RouteDef[] {
+  const uri = trimSlashes(options.uri);
+  const keep = methodFilter(options);
+  return ROUTE_TABLE.filter((entry) => hasMethod(Controller, entry.method) && keep(entry.method)).map(
+    (entry): RouteDef => ({
+      verb: entry.verb,
+      path: joinPath(uri, entry.suffix),
+      method: entry.method,
+      permission: entry.permission,
+      ability: abilityOf(options.moduleName, entry),
+    }),
+  );
+}
+
+/** The ability guarding an entry: `<moduleName>.access.<permission>`, or null (spec rule 6). */
+export function abilityOf(moduleName: string | null | undefined, entry: Pick<RouteEntry, 'permission'>): string | null {
+  return moduleName == null || entry.permission === null ? null : `${moduleName}.access.${entry.permission}`;
+}
+
+function methodFilter({ only = [], except = [] }: PlanOptions): (method: string) => boolean {
+  return only.length > 0 ? (method) => only.includes(method) : (method) => !except.includes(method);
+}
+
+function hasMethod(Controller: ControllerShape, method: string): boolean {
+  // Property lookup walks the prototype chain, so inherited and mixed-in actions count.
+  return typeof (Controller.prototype as Record<string, unknown>)[method] === 'function';
+}
+
+function trimSlashes(uri: string): string {
+  return uri.replace(/^\/+|\/+$/g, '');
+}
+
+function joinPath(uri: string, suffix: string): string {
+  return uri === '' ? suffix.replace(/^\//, '') : uri + suffix;
+}

@@ -1,0 +1,35 @@
+/** parseSort and processSort: the spec's `sort=a,-b` parameter as ordering clauses. */
+import { snakeCase } from 'change-case';
+import type { FindOptions, OrderItem } from 'sequelize';
+import type { Order } from '../types.js';
+
+/**
+ * Parses a comma-separated sort string into ordering clauses (spec sorting rules 1–5).
+ * Items are trimmed, empty ones skipped, a leading `-` means descending, names become snake_case.
+ * Never throws; it does not check the columns exist (that is the caller's policy).
+ * @example parseSort('createdAt, -price') // [['created_at', 'ASC'], ['price', 'DESC']]
+ */
+export function parseSort(sort: string): Order[] {
+  return sort.split(',').flatMap((raw): Order[] => {
+    const item = raw.trim();
+    const descending = item.startsWith('-');
+    const column = snakeCase(descending ? item.slice(1) : item);
+    return column === '' ? [] : [[column, descending ? 'DESC' : 'ASC']];
+  });
+}
+
+/**
+ * Returns new find options with the sort string's clauses appended after any order already there.
+ * The input is never mutated; an empty sort adds nothing.
+ * @example processSort({ where: { active: true } }, '-price') // { where: { active: true }, order: [['price', 'DESC']] }
+ */
+export function processSort<T extends FindOptions>(findOptions: T, sort = ''): T {
+  const orders = parseSort(sort);
+  if (orders.length === 0) return { ...findOptions };
+  return { ...findOptions, order: [...existingOrder(findOptions.order), ...orders] };
+}
+
+function existingOrder(order: FindOptions['order']): OrderItem[] {
+  if (order === undefined) return [];
+  return Array.isArray(order) ? [...(order as OrderItem[])] : [order];
+}

@@ -1,0 +1,52 @@
+/** One planned route as Koa middleware: uuid matching, the ability check, the action, the one error exit. */
+import type { Context, Next } from 'koa';
+import { fail } from '../core/jsend.js';
+import { replyForError } from '../core/error-reply.js';
+import { isUuid } from '../core/route-path.js';
+import type { Can, FastCrudConfig, Reply, RouteDef } from '../types.js';
+
+/** A controller class `crud` can instantiate: one instance per request. */
+export type ControllerClass = new (ctx: Context, config: FastCrudConfig) => object;
+
+/** What a route's middleware needs besides its plan. */
+export interface RouteRuntime {
+  readonly Controller: ControllerClass;
+  readonly config: FastCrudConfig;
+  readonly can: Can | undefined;
+  readonly uuidParams: readonly string[];
+}
+
+/**
+ * Middleware serving one planned route. A uuid parameter that does not hold a UUID makes the
+ * route not match: it passes on to the next matching route, or Koa's 404, and runs no controller code.
+ * @example router.get('/products/:id', routeMiddleware(def, { Controller, config, can, uuidParams: ['id'] }))
+ */
+export function routeMiddleware(def: RouteDef, runtime: RouteRuntime) {
+  return async function fastCrudRoute(ctx: Context, next: Next): Promise<void> {
+    const params = (ctx as Context & { params?: Record<string, string> }).params ?? {};
+    if (!runtime.uuidParams.every((name) => isUuid(params[name]))) return next();
+    try {
+      const reply = await serve(ctx, def, runtime);
+      if (reply !== undefined) writeReply(ctx, reply);
+    } catch (thrown) {
+      const reply = replyForError(thrown);
+      if (reply.status >= 500) ctx.app.emit('error', thrown, ctx);
+      writeReply(ctx, reply);
+    }
+  };
+}
+
+async function serve(ctx: Context, def: RouteDef, { Controller, config, can }: RouteRuntime): Promise<Reply | undefined> {
+  if (def.ability !== null && !(await can!(ctx, def.ability))) return forbidden(def.ability);
+  const controller = new Controller(ctx, config) as Record<string, (ctx: Context) => unknown>;
+  return (await controller[def.method]!(ctx)) as Reply | undefined;
+}
+
+function forbidden(ability: string): Reply {
+  return fail(403, [{ field: null, error: 'forbidden', message: `This action needs the ability ${ability}` }]);
+}
+
+function writeReply(ctx: Context, reply: Reply): void {
+  ctx.status = reply.status;
+  ctx.body = reply.body;
+}

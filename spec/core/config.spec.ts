@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import * as E from 'fp-ts/lib/Either.js';
+import { DEFAULT_CONFIG, formatConfigError, resolveConfig } from '../../lib/core/config.js';
+import { HttpStatus, isHttpStatus } from '../../lib/core/http-status.js';
+
+describe('resolveConfig', () => {
+  it("returns the spec's defaults for no input", () => {
+    assert.deepEqual(resolveConfig(), E.right(DEFAULT_CONFIG));
+    assert.deepEqual(DEFAULT_CONFIG, {
+      options: { http_status: 200, default_value: 'id' },
+      global: { validation: { http_status: 400 } },
+      soft_delete: { deleted_at_field: 'deleted_at' },
+    });
+  });
+
+  it('returns a partial input merged over the defaults at every depth', () => {
+    assert.deepEqual(
+      resolveConfig({ options: { default_value: 'external_id' }, global: { validation: { http_status: 422 } } }),
+      E.right({
+        options: { http_status: 200, default_value: 'external_id' },
+        global: { validation: { http_status: 422 } },
+        soft_delete: { deleted_at_field: 'deleted_at' },
+      }),
+    );
+  });
+
+  it('returns a merge over another resolved configuration', () => {
+    const base = E.getOrElseW(() => assert.fail())(resolveConfig({ options: { http_status: 203 } }));
+    const merged = resolveConfig({ options: { default_value: 'code' } }, base);
+    assert.deepEqual(E.map((c: typeof base) => c.options)(merged), E.right({ http_status: 203, default_value: 'code' }));
+  });
+
+  it('returns a Left naming key and value for a status outside the enumeration', () => {
+    for (const bad of [999, 42, 'abc', 200.5, null]) {
+      assert.deepEqual(
+        resolveConfig({ options: { http_status: bad } }),
+        E.left({ _tag: 'invalidConfig', key: 'options.http_status', value: bad, expected: 'an HTTP status code' }),
+      );
+    }
+    const nested = resolveConfig({ global: { validation: { http_status: 999 } } });
+    assert.equal(E.isLeft(nested) && nested.left.key, 'global.validation.http_status');
+  });
+
+  it('returns a Left for unknown keys, wrong shapes and column names that are not identifiers', () => {
+    const key = (input: unknown) => E.match((e: { key: string }) => e.key, () => 'accepted')(resolveConfig(input));
+    assert.equal(key({ option: {} }), 'option');
+    assert.equal(key({ options: 5 }), 'options');
+    assert.equal(key({ options: { default_value: 'id; DROP TABLE x' } }), 'options.default_value');
+    assert.equal(key({ soft_delete: { deleted_at_field: 7 } }), 'soft_delete.deleted_at_field');
+    assert.equal(key('not an object'), '');
+  });
+
+  it('returns a frozen result and leaves its input alone', () => {
+    const input = { options: { http_status: 201 } };
+    const resolved = E.getOrElseW(() => assert.fail())(resolveConfig(input));
+    assert.ok(Object.isFrozen(resolved.options));
+    assert.deepEqual(input, { options: { http_status: 201 } });
+  });
+
+  describe('laws', () => {
+    it('accepts every status of the enumeration and rejects every other integer', () => {
+      fc.assert(
+        fc.property(fc.oneof(fc.constantFrom(...Object.values(HttpStatus)), fc.integer({ min: -1000, max: 2000 })), (status) => {
+          assert.equal(E.isRight(resolveConfig({ options: { http_status: status } })), isHttpStatus(status));
+        }),
+      );
+    });
+  });
+});
+
+describe('formatConfigError', () => {
+  it('returns a sentence naming the key, the expectation and the value', () => {
+    assert.equal(
+      formatConfigError({ _tag: 'invalidConfig', key: 'options.http_status', value: 999, expected: 'an HTTP status code' }),
+      'koa-fast-crud config: options.http_status must be an HTTP status code, got 999',
+    );
+  });
+});

@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import * as E from 'fp-ts/lib/Either.js';
+import { DataTypes, Sequelize } from 'sequelize';
+import { resolveConfig } from '../../lib/core/config.js';
+import { buildOptionsQuery, formatOptions, undeclaredValueColumn } from '../../lib/core/options-query.js';
+import { clientColumnArb, modelArb } from '../arbitraries/model-arb.js';
+
+// Models are defined offline: nothing here connects to a database.
+const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
+const Category = sequelize.define(
+  'Category',
+  { name: DataTypes.STRING, externalId: DataTypes.UUID, deletedAt: DataTypes.DATE },
+  { tableName: 'categories', underscored: true },
+);
+const Tag = sequelize.define('Tag', { title: DataTypes.STRING }, { tableName: 'tags', timestamps: false });
+
+describe('buildOptionsQuery', () => {
+  it('returns value and label aliases, label order, the active-row filter and raw rows', () => {
+    assert.deepEqual(
+      buildOptionsQuery(Category, 'name', undefined),
+      E.right({
+        attributes: [
+          ['id', 'value'],
+          ['name', 'label'],
+        ],
+        where: { deletedAt: null },
+        order: [['name', 'ASC']],
+        raw: true,
+      }),
+    );
+  });
+
+  it('returns columns for attribute names and attributes for column names', () => {
+    const plan = buildOptionsQuery(Category, 'created_at', 'externalId');
+    assert.deepEqual(E.isRight(plan) && plan.right.attributes, [
+      ['external_id', 'value'],
+      ['created_at', 'label'],
+    ]);
+  });
+
+  it('returns no where clause for a model without the deleted-at attribute', () => {
+    const plan = buildOptionsQuery(Tag, 'title', 'id');
+    assert.ok(E.isRight(plan));
+    assert.equal(plan.right.where, undefined);
+  });
+
+  it('returns the configured default value column and deleted-at attribute', () => {
+    const config = E.getOrElseW(() => assert.fail())(
+      resolveConfig({ options: { default_value: 'external_id' }, soft_delete: { deleted_at_field: 'updated_at' } }),
+    );
+    const plan = buildOptionsQuery(Category, 'name', '', config);
+    assert.ok(E.isRight(plan));
+    assert.deepEqual(plan.right.attributes, [
+      ['external_id', 'value'],
+      ['name', 'label'],
+    ]);
+    assert.deepEqual(plan.right.where, { updatedAt: null });
+  });
+
+  it('returns a value column the model does not declare unchanged (rule 3)', () => {
+    const plan = buildOptionsQuery(Tag, 'title', 'legacy_code');
+    assert.deepEqual(E.isRight(plan) && plan.right.attributes, [
+      ['legacy_code', 'value'],
+      ['title', 'label'],
+    ]);
+  });
+
+  it('returns required for an absent or empty label', () => {
+    assert.deepEqual(buildOptionsQuery(Category, undefined, 'id'), E.left({ _tag: 'required', field: 'label' }));
+    assert.deepEqual(buildOptionsQuery(Category, '', 'id'), E.left({ _tag: 'required', field: 'label' }));
+  });
+
+  it('returns columnNotFound naming a label that is not an attribute', () => {
+    assert.deepEqual(buildOptionsQuery(Category, 'colour', undefined), E.left({ _tag: 'columnNotFound', field: 'colour' }));
+  });
+
+  it('returns columnNotFound for hostile label or value strings', () => {
+    for (const hostile of ['name; DROP TABLE categories', "name'--", 'name,id', '*', '"name"', 'na me']) {
+      assert.deepEqual(buildOptionsQuery(Category, hostile, 'id'), E.left({ _tag: 'columnNotFound', field: hostile }));
+      assert.deepEqual(buildOptionsQuery(Category, 'name', hostile), E.left({ _tag: 'columnNotFound', field: hostile }));
+    }
+  });
+
+  it('returns columnNotFound for names inherited from Object.prototype', () => {
+    assert.deepEqual(buildOptionsQuery(Tag, 'constructor', 'id'), E.left({ _tag: 'columnNotFound', field: 'constructor' }));
+  });
+
+  describe('laws', () => {
+    it('is Left exactly when the label is absent or not an attribute by name or column', () => {
+      fc.assert(
+        fc.property(modelArb, fc.option(clientColumnArb, { nil: undefined }), ({ model, attributes }, label) => {
+          const known = label !== undefined && Object.entries(attributes).some(([n, a]) => n === label || a.field === label);
+          const plan = buildOptionsQuery(model, label, 'id');
+          assert.equal(E.isRight(plan), known);
+          if (E.isLeft(plan)) assert.equal(plan.left.field, label ? label : 'label');
+        }),
+      );
+    });
+
+    it('never selects a value that is not a plain identifier', () => {
+      fc.assert(
+        fc.property(modelArb, clientColumnArb, ({ model, attributes }, value) => {
+          const plan = buildOptionsQuery(model, Object.keys(attributes)[0], value);
+          if (E.isRight(plan)) {
+            const [[column]] = plan.right.attributes as [[string, string]];
+            assert.match(column, /^[A-Za-z_][A-Za-z0-9_]*$/);
+          }
+        }),
+      );
+    });
+  });
+});
+
+describe('undeclaredValueColumn', () => {
+  it('returns undefined for a declared attribute or column, and the name otherwise', () => {
+    assert.equal(undeclaredValueColumn(Category, 'externalId'), undefined);
+    assert.equal(undeclaredValueColumn(Category, 'external_id'), undefined);
+    assert.equal(undeclaredValueColumn(Category, undefined), undefined);
+    assert.equal(undeclaredValueColumn(Tag, 'legacy_code'), 'legacy_code');
+  });
+});
+
+describe('formatOptions', () => {
+  it('returns objects with exactly label and value (rule 7)', () => {
+    assert.deepEqual(formatOptions([{ value: 1, label: 'Books', extra: true }, { value: 'x' }]), [
+      { label: 'Books', value: 1 },
+      { label: undefined, value: 'x' },
+    ]);
+  });
+});
