@@ -20,7 +20,8 @@ export interface TestServer {
 }
 
 /** Starts the app on 127.0.0.1 with a free port. Server faults are collected instead of printed. */
-export async function serve(app: Koa, errors: unknown[] = []): Promise<TestServer> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any app, whatever its state and context types
+export async function serve(app: Koa<any, any>, errors: unknown[] = []): Promise<TestServer> {
   app.silent = true;
   app.on('error', (err: unknown) => errors.push(err));
   const server = app.listen(0, '127.0.0.1');

@@ -1,0 +1,213 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { DataTypes, Op, type FindOptions, type Model, type ModelStatic, type Sequelize } from 'sequelize';
+import { CrudController, Options, BaseController, crud, type OptionItem } from '../../lib/index.js';
+import { closeAll, testDatabases } from '../support/databases.js';
+import { serve, type TestServer } from '../support/http.js';
+
+const databases = await testDatabases();
+after(() => closeAll(databases));
+
+/** The categories table holds `legacy_code`, which the Category model does not declare. */
+function defineModels(sequelize: Sequelize) {
+  const columns = {
+    id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+    externalId: { type: DataTypes.UUID, allowNull: false },
+    name: { type: DataTypes.STRING(60), allowNull: false },
+    deletedAt: { type: DataTypes.DATE, allowNull: true },
+  };
+  const table = { tableName: 'opt_categories', underscored: true, timestamps: false };
+  const CategoryTable = sequelize.define('OptCategoryTable', { ...columns, legacyCode: DataTypes.STRING(20) }, table);
+  const Category = sequelize.define('OptCategory', columns, table);
+  const Tag = sequelize.define('OptTag', { title: DataTypes.STRING(60) }, { tableName: 'opt_tags', timestamps: false });
+  const Memo = sequelize.define(
+    'OptMemo',
+    { title: DataTypes.STRING(60), removedAt: { type: DataTypes.DATE, field: 'removed_at' } },
+    { tableName: 'opt_memos', timestamps: false },
+  );
+  const Note = sequelize.define('OptNote', { title: DataTypes.STRING(60) }, { tableName: 'opt_notes', paranoid: true, underscored: true });
+  return { CategoryTable, Category, Tag, Memo, Note };
+}
+
+const controllerFor = (model: ModelStatic<Model>) =>
+  class extends CrudController {
+    modelClassName() {
+      return model;
+    }
+  };
+
+for (const db of databases) {
+  describe(`GET <uri>/options on ${db.dialect}`, { skip: db.skip }, () => {
+    let server: TestServer;
+    let models: ReturnType<typeof defineModels>;
+    const errors: unknown[] = [];
+    const ids: Record<string, { id: number; externalId: string }> = {};
+
+    before(async () => {
+      const sequelize = db.sequelize!;
+      models = defineModels(sequelize);
+      const { CategoryTable, Category, Tag, Memo, Note } = models;
+      await Promise.all([CategoryTable, Tag, Memo, Note].map((m) => m.sync({ force: true })));
+      const now = new Date();
+      for (const [name, deletedAt, legacyCode] of [['Toys', null, 'T1'], ['Books', null, 'B1'], ['Archive', now, 'A1'], ['Music', null, 'M1'], ['Garden', null, 'G1']] as const) {
+        const row = await CategoryTable.create({ name, externalId: randomUUID(), deletedAt, legacyCode });
+        ids[name] = { id: row.get('id') as number, externalId: row.get('externalId') as string };
+      }
+      await Tag.bulkCreate([{ title: 'red' }, { title: 'blue' }]);
+      await Memo.bulkCreate([{ title: 'kept' }, { title: 'gone', removedAt: now }]);
+      const notes = await Note.bulkCreate([{ title: 'live' }, { title: 'trashed' }]);
+      await notes[1]!.destroy();
+
+      class Hooked extends controllerFor(Category) {
+        override async modifyOptionsQuery(query: FindOptions) {
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          if (this.ctx.query['hook'] === 'mutate') query.where = { ...query.where, name: { [Op.ne]: 'Toys' } };
+          if (this.ctx.query['hook'] === 'replace') return { ...query, limit: 2 };
+          if (this.ctx.query['hook'] === 'http') this.ctx.throw(422, 'Pick a narrower list');
+          if (this.ctx.query['hook'] === 'crash') throw new Error('SELECT secret FROM vault');
+          return undefined;
+        }
+        override afterOptions(items: OptionItem[]) {
+          if (this.ctx.query['after'] === 'upper') return items.map((i) => ({ ...i, label: String(i.label).toUpperCase() }));
+          if (this.ctx.query['after'] === 'in-place') items.reverse();
+          return undefined;
+        }
+      }
+      class OnlyOptions extends Options(BaseController) {
+        modelClassName() {
+          return Tag;
+        }
+      }
+
+      const router = new Router();
+      crud(router, 'categories', controllerFor(Category));
+      crud(router, 'tags', OnlyOptions);
+      crud(router, 'memos', controllerFor(Memo), { config: { soft_delete: { deleted_at_field: 'removed_at' } } });
+      crud(router, 'notes', controllerFor(Note));
+      crud(router, 'hooked', Hooked);
+      crud(router, 'configured', controllerFor(Category), {
+        config: { options: { http_status: 203, default_value: 'external_id' }, global: { validation: { http_status: 422 } } },
+      });
+      server = await serve(new Koa().use(router.routes()), errors);
+    });
+    after(() => server?.close());
+
+    const labels = (body: { data: OptionItem[] }) => body.data.map((i) => i.label);
+
+    it('returns active rows as {label, value} ordered by label, with the default value column', async () => {
+      const res = await server.get('/categories/options?label=name');
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body, {
+        status: 'success',
+        data: ['Books', 'Garden', 'Music', 'Toys'].map((name) => ({ label: name, value: ids[name]!.id })),
+        meta: {},
+      });
+      assert.ok(res.body.data.every((i: object) => Object.keys(i).sort().join() === 'label,value'));
+    });
+
+    it('returns the value column the request names, by attribute or column name', async () => {
+      for (const value of ['externalId', 'external_id']) {
+        const res = await server.get(`/categories/options?label=name&value=${value}`);
+        assert.deepEqual(res.body.data[0], { label: 'Books', value: ids['Books']!.externalId });
+      }
+    });
+
+    it('finds the label by column name too', async () => {
+      const res = await server.get('/categories/options?label=external_id&value=name');
+      assert.deepEqual(res.body.data.map((i: OptionItem) => i.value).sort(), ['Books', 'Garden', 'Music', 'Toys']);
+    });
+
+    it('returns a value column the table has but the model does not declare (rule 3)', async () => {
+      const res = await server.get('/categories/options?label=name&value=legacy_code');
+      assert.deepEqual(res.body.data.map((i: OptionItem) => i.value), ['B1', 'G1', 'M1', 'T1']);
+    });
+
+    it('answers 400 required for field label when label is absent or empty', async () => {
+      for (const query of ['', '?value=id', '?label=']) {
+        const res = await server.get(`/categories/options${query}`);
+        assert.equal(res.status, 400);
+        assert.deepEqual(res.body, {
+          status: 'fail',
+          data: [{ field: 'label', error: 'required', message: 'The label field is required' }],
+          meta: {},
+        });
+      }
+    });
+
+    it('answers 400 columnNotFound naming a label that is not a model attribute', async () => {
+      for (const label of ['colour', 'legacy_code']) {
+        const res = await server.get(`/categories/options?label=${label}`);
+        assert.equal(res.status, 400);
+        assert.deepEqual(res.body.data, [{ field: label, error: 'columnNotFound', message: `The column "${label}" was not found` }]);
+      }
+    });
+
+    it('answers 400 columnNotFound naming a value column the table does not have', async () => {
+      const res = await server.get('/categories/options?label=name&value=colour');
+      assert.equal(res.status, 400);
+      assert.equal(res.body.data[0].field, 'colour');
+    });
+
+    it('answers hostile label and value strings with 400 columnNotFound, and changes nothing', async () => {
+      const hostile = ['name; DROP TABLE opt_categories', "name'--", 'name) OR 1=1 --', '*', 'name,id', '"name"', '`name`', 'name--', 'count(*)', '__proto__', 'constructor', 'ﬁ'];
+      for (const text of hostile) {
+        for (const query of [`label=${encodeURIComponent(text)}`, `label=name&value=${encodeURIComponent(text)}`]) {
+          const res = await server.get(`/categories/options?${query}`);
+          assert.equal(res.status, 400, query);
+          assert.deepEqual(res.body.data, [{ field: text, error: 'columnNotFound', message: `The column ${JSON.stringify(text)} was not found` }]);
+        }
+      }
+      const repeated = await server.get('/categories/options?label=name&label=id');
+      assert.deepEqual([repeated.status, repeated.body.data[0].field], [400, 'name,id']);
+      assert.equal(await models.CategoryTable.count(), 5);
+      assert.deepEqual(errors, []);
+    });
+
+    it('lists every row of a model without the deleted-at attribute, from an Options-only controller', async () => {
+      assert.deepEqual(labels((await server.get('/tags/options?label=title')).body), ['blue', 'red']);
+      assert.equal((await server.get(`/tags/${randomUUID()}`)).status, 404);
+    });
+
+    it('leaves out rows soft-deleted by a configured deleted-at column or by a paranoid model', async () => {
+      assert.deepEqual(labels((await server.get('/memos/options?label=title')).body), ['kept']);
+      assert.deepEqual(labels((await server.get('/notes/options?label=title')).body), ['live']);
+    });
+
+    it('answers with the configured statuses and default value column', async () => {
+      const ok = await server.get('/configured/options?label=name');
+      assert.equal(ok.status, 203);
+      assert.equal(ok.body.data[0].value, ids['Books']!.externalId);
+      assert.equal((await server.get('/configured/options')).status, 422);
+      assert.equal((await server.get('/configured/options?label=nope')).status, 422);
+    });
+
+    it('runs modifyOptionsQuery before the query: changed in place or replaced, async', async () => {
+      assert.deepEqual(labels((await server.get('/hooked/options?label=name&hook=mutate')).body), ['Books', 'Garden', 'Music']);
+      assert.deepEqual(labels((await server.get('/hooked/options?label=name&hook=replace')).body), ['Books', 'Garden']);
+    });
+
+    it('runs afterOptions on the formatted items: replaced or changed in place', async () => {
+      assert.deepEqual(labels((await server.get('/hooked/options?label=name&after=upper')).body), ['BOOKS', 'GARDEN', 'MUSIC', 'TOYS']);
+      assert.deepEqual(labels((await server.get('/hooked/options?label=name&after=in-place')).body), ['Toys', 'Music', 'Garden', 'Books']);
+    });
+
+    it('answers a hook’s HTTP error as a fail and any other fault as a bare 500', async () => {
+      const http = await server.get('/hooked/options?label=name&hook=http');
+      assert.equal(http.status, 422);
+      assert.equal(http.body.data[0].message, 'Pick a narrower list');
+      errors.length = 0;
+      const crash = await server.get('/hooked/options?label=name&hook=crash');
+      assert.deepEqual([crash.status, crash.body], [500, { status: 'error', message: 'Internal Server Error' }]);
+      assert.equal(errors.length, 1);
+    });
+
+    it('returns any scalar as label', async () => {
+      const res = await server.get('/categories/options?label=id&value=name');
+      const activeIds = ['Toys', 'Books', 'Music', 'Garden'].map((name) => ids[name]!.id).sort((a, b) => a - b);
+      assert.deepEqual(res.body.data.map((i: OptionItem) => i.label), activeIds);
+    });
+  });
+}
