@@ -1,0 +1,39 @@
+/** The demo app: categories and products served by koa-fast-crud under /api. */
+import Router from '@koa/router';
+import Koa, { type Context } from 'koa';
+import type { Sequelize } from 'sequelize';
+import { CrudController, createFastCrud } from 'koa-fast-crud';
+import { defineDemoModels } from './models.js';
+
+/**
+ * The demo's ability check. A real app asks its auth layer (say `ctx.state.user.can(ability)`);
+ * here a request may send `x-demo-abilities: shop.access.search,...` to narrow what it can do.
+ */
+export function demoCan(ctx: Context, ability: string): boolean {
+  const header = ctx.get('x-demo-abilities');
+  return header === '' || header.split(',').map((a) => a.trim()).includes(ability);
+}
+
+/** Builds the demo app on a connection; returns it with its models. */
+export function createDemoApp(sequelize: Sequelize) {
+  const models = defineDemoModels(sequelize);
+
+  class CategoryController extends CrudController {
+    modelClassName() {
+      return models.Category;
+    }
+  }
+  class ProductController extends CrudController {
+    modelClassName() {
+      return models.Product;
+    }
+  }
+
+  const { crud } = createFastCrud({ can: demoCan });
+  const router = new Router({ prefix: '/api' });
+  crud(router, 'categories', CategoryController, { moduleName: 'shop' });
+  crud(router, 'products', ProductController, { moduleName: 'shop' });
+
+  const app = new Koa().use(router.routes()).use(router.allowedMethods());
+  return { app, models, router };
+}
