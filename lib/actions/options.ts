@@ -5,10 +5,9 @@ import type { FindOptions, Model, ModelStatic } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
 import { buildOptionsQuery, formatOptions, undeclaredValueColumn, type OptionItem } from '../core/options-query.js';
 import { singleParam } from '../core/query-params.js';
+import { findColumn } from '../core/columns.js';
 import type { OptionsError, Reply } from '../types.js';
-
-/** What a hook may return: nothing (keep the value it was given), or a replacement, maybe later. */
-export type HookResult<T> = T | void | Promise<T | void>;
+import type { HookResult } from './records.js';
 
 /**
  * Adds `GET <uri>/options` to a controller, with the hooks `modifyOptionsQuery` and `afterOptions`.
@@ -23,6 +22,11 @@ export function Options<TBase extends AbstractConstructor<BaseController>>(Base:
       const value = singleParam(ctx.query['value']);
       const planned = buildOptionsQuery(model, label, value, this.config);
       if (E.isLeft(planned)) return this.answerOptionsError(planned.left);
+      const hidden = [label, value || this.config.options.default_value].find((name) => {
+        const attribute = findColumn(model, name!)?.attribute;
+        return attribute !== undefined && !this.policy().visible.has(attribute);
+      });
+      if (hidden !== undefined) return this.answerOptionsError({ _tag: 'columnNotFound', field: hidden! });
       const undeclared = undeclaredValueColumn(model, value, this.config);
       if (undeclared !== undefined && !(await tableHasColumn(model, undeclared))) {
         return this.answerOptionsError({ _tag: 'columnNotFound', field: undeclared });

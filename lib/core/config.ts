@@ -9,9 +9,22 @@ import { isHttpStatus } from './http-status.js';
  * @example DEFAULT_CONFIG.options.default_value // 'id'
  */
 export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
+  global: { validation: { http_status: 400 }, find_field: 'id', find_field_is_uuid: true, body_limit: 1_048_576 },
   options: { http_status: 200, default_value: 'id' },
-  global: { validation: { http_status: 400 } },
-  soft_delete: { deleted_at_field: 'deleted_at' },
+  search: { http_status: 200, method: 'toJSON', per_page: 40, max_per_page: 500 },
+  create: { http_status: 201, method: 'toJSON' },
+  read: { http_status: 200, method: 'toJSON', find_field: null },
+  update: { http_status: 200, method: 'toJSON', find_field: null },
+  delete: { http_status: 200, find_field: null },
+  soft_delete: {
+    http_status: 200,
+    method: 'toJSON',
+    find_field: null,
+    deleted_at_field: 'deleted_at',
+    deleted_by_field: 'deleted_by',
+  },
+  restore: { http_status: 200, method: 'toJSON', find_field: null },
+  export_csv: { http_status: 200, batch_size: 1000 },
 });
 
 /**
@@ -60,8 +73,9 @@ function mergeKey(defaults: Node, key: string, value: unknown, path: readonly st
 
 function checkLeaf(key: string, fallback: unknown, value: unknown, path: readonly string[]): E.Either<ConfigError, unknown> {
   if (key === 'http_status') return isHttpStatus(value) ? E.right(value) : invalid(path, value, 'an HTTP status code');
-  if (typeof fallback === 'string') {
-    return typeof value === 'string' && isPlainIdentifier(value) ? E.right(value) : invalid(path, value, 'a plain column name');
+  if (typeof fallback === 'string' || fallback === null) {
+    if (value === null && fallback === null) return E.right(value);
+    return typeof value === 'string' && isPlainIdentifier(value) ? E.right(value) : invalid(path, value, 'a plain identifier');
   }
   if (typeof fallback === 'number') {
     return Number.isSafeInteger(value) && (value as number) > 0 ? E.right(value) : invalid(path, value, 'a positive integer');

@@ -1,6 +1,6 @@
 /** The one mapping from a thrown value to a reply: client errors become fail, the rest a bare 500. */
 import { camelCase } from 'change-case';
-import type { Reply } from '../types.js';
+import type { FailItem, Reply } from '../types.js';
 import { HttpStatus } from './http-status.js';
 import { error, fail } from './jsend.js';
 
@@ -8,28 +8,84 @@ const NAMES: ReadonlyMap<number, string> = new Map(
   Object.entries(HttpStatus).map(([name, code]) => [code, camelCase(name)] as const),
 );
 
+/** An error meant for the client, as http-errors and `ctx.throw` make them, optionally naming a field and an error code. */
+export interface ClientError extends Error {
+  readonly status: number;
+  readonly expose: true;
+  readonly field?: string | null;
+  readonly error?: string;
+}
+
 /**
- * The reply for anything an action or hook throws. An HTTP error meant for the client
- * (`ctx.throw(409, 'msg')`, http-errors with a 4xx status) becomes a JSend fail with its
- * status and message; anything else is a 500 JSend error that carries nothing of the fault.
+ * Makes an error the one error exit answers as a JSend fail.
+ * @example throw clientError(413, 'contentTooLarge', 'The body is larger than 1048576 bytes', 'body')
+ */
+export function clientError(status: number, code: string, message: string, field: string | null = null): ClientError {
+  return Object.assign(new Error(message), { status, expose: true as const, field, error: code });
+}
+
+/**
+ * The reply for anything an action or hook throws:
+ * - an HTTP error meant for the client (`ctx.throw(409, 'msg')`, http-errors, `clientError`) → fail with its status;
+ * - a Sequelize validation error → fail at the validation status, one item per failure;
+ * - a unique or foreign-key violation → 409 fail naming the fields;
+ * - a database "data exception" (a value out of range for its column) → fail at the validation status;
+ * - anything else → a 500 JSend error that carries nothing of the fault.
  * @example replyForError(Object.assign(new Error('Taken'), { status: 409, expose: true }))
  *   // { status: 409, body: { status: 'fail', data: [{ field: null, error: 'conflict', message: 'Taken' }], meta: {} } }
  */
-export function replyForError(thrown: unknown): Reply {
-  if (!isClientHttpError(thrown)) return error();
-  const field = typeof thrown.field === 'string' ? thrown.field : null;
-  return fail(thrown.status, [{ field, error: NAMES.get(thrown.status) ?? 'clientError', message: thrown.message }]);
+export function replyForError(thrown: unknown, validationStatus = 400): Reply {
+  if (!(thrown instanceof Error)) return error();
+  if (isClientHttpError(thrown)) {
+    const field = typeof thrown.field === 'string' ? thrown.field : null;
+    const code = typeof thrown.error === 'string' ? thrown.error : (NAMES.get(thrown.status) ?? 'clientError');
+    return fail(thrown.status, [{ field, error: code, message: thrown.message }]);
+  }
+  const sequelizeReply = replyForSequelizeError(thrown as SequelizeErrorShape, validationStatus);
+  return sequelizeReply ?? error();
 }
 
-interface ClientHttpError {
-  readonly status: number;
-  readonly expose: true;
-  readonly message: string;
-  readonly field?: unknown;
+interface SequelizeErrorShape extends Error {
+  readonly errors?: readonly { path?: string | null; validatorKey?: string | null; type?: string | null; value?: unknown; message: string }[];
+  readonly fields?: readonly string[] | Readonly<Record<string, unknown>> | null;
+  readonly original?: { readonly code?: unknown; readonly sqlState?: unknown };
 }
 
-function isClientHttpError(thrown: unknown): thrown is ClientHttpError {
-  if (!(thrown instanceof Error)) return false;
-  const { status, expose } = thrown as Partial<ClientHttpError>;
+function replyForSequelizeError(thrown: SequelizeErrorShape, validationStatus: number): Reply | undefined {
+  switch (thrown.name) {
+    case 'SequelizeUniqueConstraintError':
+      return fail(409, fieldsOf(thrown).map((field) => ({ field, error: 'unique', message: `The ${field} is already taken` })));
+    case 'SequelizeValidationError':
+      return fail(validationStatus, (thrown.errors ?? []).map(validationItem));
+    case 'SequelizeForeignKeyConstraintError':
+      return fail(409, [{ field: fieldsOf(thrown)[0] ?? null, error: 'foreignKey', message: 'The change conflicts with related records' }]);
+    case 'SequelizeDatabaseError':
+      return isDataException(thrown)
+        ? fail(validationStatus, [{ field: null, error: 'invalidValue', message: 'A value does not fit its column' }])
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function validationItem(item: NonNullable<SequelizeErrorShape['errors']>[number]): FailItem {
+  return { field: item.path ?? null, error: item.validatorKey ?? item.type ?? 'invalid', value: item.value, message: item.message };
+}
+
+function fieldsOf(thrown: SequelizeErrorShape): string[] {
+  const fromErrors = (thrown.errors ?? []).flatMap((e) => (e.path ? [e.path] : []));
+  if (fromErrors.length > 0) return fromErrors;
+  const fields = thrown.fields;
+  return Array.isArray(fields) ? [...fields] : Object.keys(fields ?? {});
+}
+
+/** SQLSTATE class 22 (PostgreSQL's `code`, MariaDB's `sqlState`): the client's value did not fit. */
+function isDataException(thrown: SequelizeErrorShape): boolean {
+  const state = thrown.original?.code ?? thrown.original?.sqlState;
+  return typeof state === 'string' && state.startsWith('22');
+}
+
+function isClientHttpError(thrown: Error): thrown is ClientError {
+  const { status, expose } = thrown as Partial<ClientError>;
   return expose === true && typeof status === 'number' && status >= 400 && status < 500;
 }

@@ -66,7 +66,8 @@ function register(
   const plan = planRoutes(Controller, { ...options, uri });
   for (const def of plan) {
     const { path, uuidParams } = compilePath(def.path);
-    router[def.verb](path, routeMiddleware(def, { Controller, config, can: options.can, uuidParams }));
+    const constrained = config.global.find_field_is_uuid ? uuidParams : [];
+    router[def.verb](path, routeMiddleware(def, { Controller, config, can: options.can, uuidParams: constrained }));
   }
   return plan;
 }

@@ -29,7 +29,7 @@ export function routeMiddleware(def: RouteDef, runtime: RouteRuntime) {
       const reply = await serve(ctx, def, runtime);
       if (reply !== undefined) writeReply(ctx, reply);
     } catch (thrown) {
-      const reply = replyForError(thrown);
+      const reply = replyForError(thrown, runtime.config.global.validation.http_status);
       if (reply.status >= 500) ctx.app.emit('error', thrown, ctx);
       writeReply(ctx, reply);
     }

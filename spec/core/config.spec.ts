@@ -8,20 +8,26 @@ import { HttpStatus, isHttpStatus } from '../../lib/core/http-status.js';
 describe('resolveConfig', () => {
   it("returns the spec's defaults for no input", () => {
     assert.deepEqual(resolveConfig(), E.right(DEFAULT_CONFIG));
-    assert.deepEqual(DEFAULT_CONFIG, {
-      options: { http_status: 200, default_value: 'id' },
-      global: { validation: { http_status: 400 } },
-      soft_delete: { deleted_at_field: 'deleted_at' },
-    });
+    assert.deepEqual(DEFAULT_CONFIG.options, { http_status: 200, default_value: 'id' });
+    assert.equal(DEFAULT_CONFIG.global.validation.http_status, 400);
+    assert.equal(DEFAULT_CONFIG.soft_delete.deleted_at_field, 'deleted_at');
+  });
+
+  it('returns the action defaults: create 201, the rest 200, toJSON, 40 of at most 500 per page', () => {
+    const { search, create, read, update, soft_delete, restore, global } = DEFAULT_CONFIG;
+    assert.deepEqual([create.http_status, read.http_status, update.http_status, restore.http_status], [201, 200, 200, 200]);
+    assert.deepEqual([search.method, read.method, search.per_page, search.max_per_page], ['toJSON', 'toJSON', 40, 500]);
+    assert.deepEqual([global.find_field, global.find_field_is_uuid, soft_delete.deleted_by_field], ['id', true, 'deleted_by']);
   });
 
   it('returns a partial input merged over the defaults at every depth', () => {
+    const resolved = resolveConfig({ options: { default_value: 'external_id' }, global: { validation: { http_status: 422 } } });
     assert.deepEqual(
-      resolveConfig({ options: { default_value: 'external_id' }, global: { validation: { http_status: 422 } } }),
+      resolved,
       E.right({
+        ...DEFAULT_CONFIG,
         options: { http_status: 200, default_value: 'external_id' },
-        global: { validation: { http_status: 422 } },
-        soft_delete: { deleted_at_field: 'deleted_at' },
+        global: { ...DEFAULT_CONFIG.global, validation: { http_status: 422 } },
       }),
     );
   });
@@ -29,6 +35,8 @@ describe('resolveConfig', () => {
   it('returns a merge over another resolved configuration', () => {
     const base = E.getOrElseW(() => assert.fail())(resolveConfig({ options: { http_status: 203 } }));
     const merged = resolveConfig({ options: { default_value: 'code' } }, base);
+    assert.equal(E.isRight(merged) && merged.right.read.find_field, null);
+    assert.equal(E.isRight(resolveConfig({ read: { find_field: 'sku' } })), true);
     assert.deepEqual(E.map((c: typeof base) => c.options)(merged), E.right({ http_status: 203, default_value: 'code' }));
   });
 
@@ -50,6 +58,11 @@ describe('resolveConfig', () => {
     assert.equal(key({ options: { default_value: 'id; DROP TABLE x' } }), 'options.default_value');
     assert.equal(key({ soft_delete: { deleted_at_field: 7 } }), 'soft_delete.deleted_at_field');
     assert.equal(key('not an object'), '');
+    assert.equal(key({ search: { per_page: 0 } }), 'search.per_page');
+    assert.equal(key({ search: { per_page: '40' } }), 'search.per_page');
+    assert.equal(key({ global: { find_field_is_uuid: 'yes' } }), 'global.find_field_is_uuid');
+    assert.equal(key({ read: { find_field: 'a b' } }), 'read.find_field');
+    assert.equal(key({ create: { http_status: 999 } }), 'create.http_status');
   });
 
   it('returns a frozen result and leaves its input alone', () => {

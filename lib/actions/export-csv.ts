@@ -1,0 +1,106 @@
+/** The exportCsv action as a mixin: `GET <uri>/export-csv`, streamed in batches with backpressure. */
+import { once } from 'node:events';
+import type { Readable } from 'node:stream';
+import { stringify, type Stringifier } from 'csv-stringify';
+import * as E from 'fp-ts/lib/Either.js';
+import type { Context } from 'koa';
+import { Op, type FindOptions, type Includeable, type Model, type ModelStatic } from 'sequelize';
+import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
+import { csvCell, includeTree, valueAt } from '../core/csv-cells.js';
+import type { Reply, SearchPlan } from '../types.js';
+import { deletedAtOf, type HookResult } from './records.js';
+import { planRequest } from './search.js';
+import { compileSearch } from './where-compiler.js';
+
+/**
+ * Adds `GET <uri>/export-csv`: the search's filters, term and sort, every matching row, as an
+ * RFC 4180 CSV download. Rows are read `export_csv.batch_size` at a time and written as the
+ * client takes them, so memory does not grow with the table. Hook: `modifyExportCsvQuery`.
+ * @example class Products extends ExportCsv(BaseController) { csvColumns = { name: 'Name', 'category.name': 'Category' }; … }
+ */
+export function ExportCsv<TBase extends AbstractConstructor<BaseController>>(Base: TBase) {
+  abstract class ExportCsvAction extends Base {
+    /** Columns and their headers; dot paths reach into associations. Default: every visible attribute. */
+    csvColumns: Readonly<Record<string, string>> | undefined = undefined;
+    /** The download's file name without `.csv`; default: the table name. */
+    csvFileName: string | undefined = undefined;
+
+    /** Serves `GET <uri>/export-csv`. */
+    async exportCsv(ctx: Context): Promise<Reply | undefined> {
+      const planned = await planRequest(this, false);
+      if (E.isLeft(planned)) return planned.left;
+      const model = this.modelClassName();
+      const columns = this.csvColumns ?? Object.fromEntries([...this.policy().visible].map((name) => [name, name]));
+      const compiled = { ...compileSearch(model, planned.right, deletedAtOf(this)), include: includesFor(model, Object.keys(columns)) };
+      const query = (await this.modifyExportCsvQuery(compiled)) ?? compiled;
+      const batches = batchReader(model, query, planned.right, this.config.export_csv.batch_size);
+      const first = await batches.next();
+      const csv = stringify({ header: true, columns: Object.entries(columns).map(([key, header]) => ({ key, header })) });
+      ctx.status = this.config.export_csv.http_status;
+      ctx.type = 'text/csv; charset=utf-8';
+      ctx.attachment(`${this.csvFileName ?? tableName(model)}.csv`);
+      ctx.body = csv;
+      void pump(csv, first, batches, Object.keys(columns)).catch((error: unknown) => {
+        csv.destroy();
+        ctx.app.emit('error', error, ctx);
+      });
+      return undefined;
+    }
+
+    /** Called with the compiled find options before the first batch: change them in place or return new ones. */
+    modifyExportCsvQuery(_query: FindOptions): HookResult<FindOptions> {}
+  }
+  return ExportCsvAction;
+}
+
+type Batch = IteratorResult<Record<string, unknown>[], undefined>;
+
+async function pump(csv: Stringifier, first: Batch, batches: AsyncGenerator<Record<string, unknown>[], undefined>, keys: readonly string[]): Promise<void> {
+  for (let batch = first; !batch.done; batch = await batches.next()) {
+    for (const row of batch.value) {
+      if (csv.destroyed) return;
+      if (!csv.write(Object.fromEntries(keys.map((key) => [key, csvCell(valueAt(row, key))])))) await drained(csv);
+    }
+  }
+  csv.end();
+}
+
+async function drained(stream: Readable & { write: unknown }): Promise<void> {
+  const controller = new AbortController();
+  await Promise.race([once(stream, 'drain', controller), once(stream, 'close', controller)]).finally(() => controller.abort());
+}
+
+/**
+ * Reads the query's rows batch by batch: by primary key (keyset) when the order is the
+ * primary key alone, otherwise by offset.
+ */
+async function* batchReader(model: ModelStatic<Model>, query: FindOptions, plan: SearchPlan, size: number): AsyncGenerator<Record<string, unknown>[], undefined> {
+  const keyset = plan.order.length === 1 && plan.order[0]![0] === model.primaryKeyAttribute && plan.order[0]![1] === 'ASC';
+  let last: unknown = undefined;
+  for (let offset = 0; ; offset += size) {
+    const after = keyset && last !== undefined ? { [model.primaryKeyAttribute]: { [Op.gt]: last } } : undefined;
+    const where = after ? { [Op.and]: [query.where ?? {}, after] } : query.where;
+    const rows = (await model.findAll({ ...query, where, limit: size, ...(!keyset && { offset }), raw: true, nest: true })) as unknown as Record<string, unknown>[];
+    if (rows.length === 0) return undefined;
+    last = rows.at(-1)![model.primaryKeyAttribute];
+    yield rows;
+    if (rows.length < size) return undefined;
+  }
+}
+
+function includesFor(model: ModelStatic<Model>, paths: readonly string[]): Includeable[] {
+  const build = (source: ModelStatic<Model>, tree: Record<string, unknown>): Includeable[] =>
+    Object.entries(tree).flatMap(([name, children]) => {
+      const association = source.associations[name];
+      if (association === undefined) return [];
+      const nested = children as Record<string, Record<string, unknown>>;
+      const attributes = Object.keys(nested).filter((key) => Object.keys(nested[key]!).length === 0);
+      return [{ association: name, attributes, required: false, include: build(association.target, nested) }];
+    });
+  return build(model, includeTree(paths));
+}
+
+function tableName(model: ModelStatic<Model>): string {
+  const name = model.getTableName();
+  return typeof name === 'string' ? name : name.tableName;
+}

@@ -1,0 +1,96 @@
+/** The shell's compiler: a checked SearchPlan becomes Sequelize find options, per dialect. */
+import { Op, Sequelize, type FindOptions, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
+import type { Condition, SearchPlan } from '../types.js';
+
+/**
+ * Find options for a plan: its conditions and term search ANDed, soft-deleted rows left out
+ * unless a condition is on the deleted-at attribute, its order, and its page.
+ * @example compileSearch(Product, plan, 'deletedAt') // { where: { [Op.and]: [...] }, order: [['price', 'DESC'], ['id', 'ASC']], limit: 40, offset: 0 }
+ */
+export function compileSearch(model: ModelStatic<Model>, plan: SearchPlan, deletedAt: string | undefined): FindOptions {
+  const clauses: WhereOptions[] = plan.conditions.map((condition) => compileCondition(model, condition));
+  if (plan.term) clauses.push({ [Op.or]: plan.term.columns.map((column) => contains(model, column, plan.term!.text)) });
+  if (deletedAt !== undefined && !plan.trashed) clauses.push({ [deletedAt]: null });
+  return {
+    where: { [Op.and]: clauses },
+    order: plan.order.map(([attribute, direction]) => [attribute, direction]),
+    ...(plan.trashed && { paranoid: false }),
+    ...(plan.page && { limit: plan.page.perPage, offset: (plan.page.page - 1) * plan.page.perPage }),
+  };
+}
+
+function compileCondition(model: ModelStatic<Model>, { attribute, column, op, values }: Condition): WhereOptions {
+  const [first, second] = values;
+  switch (op) {
+    case 'eq':
+      return { [attribute]: { [Op.eq]: first } };
+    case 'neq':
+      return { [attribute]: { [Op.ne]: first } };
+    case 'gt':
+      return { [attribute]: { [Op.gt]: first } };
+    case 'gte':
+      return { [attribute]: { [Op.gte]: first } };
+    case 'lt':
+      return { [attribute]: { [Op.lt]: first } };
+    case 'lte':
+      return { [attribute]: { [Op.lte]: first } };
+    case 'in':
+      return { [attribute]: { [Op.in]: [...values] } };
+    case 'nin':
+      return { [attribute]: { [Op.notIn]: [...values] } };
+    case 'btw':
+      return { [attribute]: { [Op.between]: [first, second] } };
+    case 'gtn':
+      return { [Op.or]: [{ [attribute]: { [Op.gt]: first } }, { [attribute]: null }] };
+    case 'ltn':
+      return { [Op.or]: [{ [attribute]: { [Op.lt]: first } }, { [attribute]: null }] };
+    case 'nn':
+      return { [attribute]: { [Op.ne]: null } };
+    case 'like':
+      return contains(model, column, first as string);
+    case 'json':
+      return jsonContains(model, column, first);
+  }
+}
+
+/** Case-insensitive "contains" in which `%` and `_` match themselves. */
+function contains(model: ModelStatic<Model>, column: string, text: string): WhereOptions {
+  const qualified = Sequelize.col(`${model.name}.${column}`);
+  const dialect = model.sequelize!.getDialect();
+  if (dialect === 'sqlite') {
+    // SQLite has no default LIKE escape character: find the text instead, lower-cased on both sides.
+    return Sequelize.where(Sequelize.fn('instr', Sequelize.fn('lower', qualified), Sequelize.fn('lower', text)), Op.gt, 0);
+  }
+  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return Sequelize.where(qualified, dialect === 'postgres' ? Op.iLike : Op.like, pattern);
+}
+
+/** A JSON column contains the value: PostgreSQL's `@>`, MariaDB's JSON_CONTAINS, SQLite's json_each. */
+function jsonContains(model: ModelStatic<Model>, column: string, value: unknown): WhereOptions {
+  const sequelize = model.sequelize!;
+  const quoted = sequelize.getQueryInterface().quoteIdentifiers(`${model.name}.${column}`);
+  const json = JSON.stringify(value);
+  switch (sequelize.getDialect()) {
+    case 'postgres':
+      return Sequelize.literal(`CAST(${quoted} AS jsonb) @> CAST(${sequelize.escape(json)} AS jsonb)`);
+    case 'sqlite':
+      return Sequelize.literal(sqliteJsonContains(quoted, value, (v) => sequelize.escape(v as string)));
+    default:
+      return Sequelize.where(Sequelize.fn('JSON_CONTAINS', Sequelize.col(`${model.name}.${column}`), json), 1);
+  }
+}
+
+/**
+ * SQLite: a scalar is contained when the column equals it or holds it as an element; an array
+ * when every element is; an object when every key holds its value. (Objects inside arrays are
+ * PostgreSQL and MariaDB only.)
+ */
+function sqliteJsonContains(quoted: string, value: unknown, escape: (v: unknown) => string): string {
+  const jsonValue = (v: unknown) => `json_extract(${escape(JSON.stringify(v))}, '$')`;
+  if (Array.isArray(value)) return value.length === 0 ? '1=1' : value.map((v) => `(${sqliteJsonContains(quoted, v, escape)})`).join(' AND ');
+  if (typeof value === 'object' && value !== null) {
+    const pairs = Object.entries(value).map(([key, v]) => `json_extract(${quoted}, ${escape(`$.${JSON.stringify(key)}`)}) = ${jsonValue(v)}`);
+    return pairs.length === 0 ? '1=1' : pairs.join(' AND ');
+  }
+  return `EXISTS (SELECT 1 FROM json_each(${quoted}) WHERE json_each.value = ${jsonValue(value)})`;
+}

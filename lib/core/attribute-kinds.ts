@@ -1,0 +1,102 @@
+/** What kind of value an attribute holds, and the checks that keep client values within it. */
+import * as E from 'fp-ts/lib/Either.js';
+import type { AttributeDefinition } from '../types.js';
+import { isUuid } from './route-path.js';
+
+/** The kinds of value the planners tell apart. */
+export type ValueKind = 'integer' | 'number' | 'boolean' | 'date' | 'dateonly' | 'uuid' | 'string' | 'enum' | 'json' | 'other';
+
+const KINDS: Readonly<Record<string, ValueKind>> = {
+  INTEGER: 'integer', BIGINT: 'integer', SMALLINT: 'integer', TINYINT: 'integer', MEDIUMINT: 'integer',
+  DECIMAL: 'number', FLOAT: 'number', DOUBLE: 'number', REAL: 'number', NUMBER: 'number',
+  BOOLEAN: 'boolean', DATE: 'date', DATEONLY: 'dateonly', UUID: 'uuid',
+  STRING: 'string', TEXT: 'string', CHAR: 'string', CITEXT: 'string', ENUM: 'enum', JSON: 'json', JSONB: 'json',
+};
+
+interface TypeShape {
+  readonly key?: string;
+  readonly values?: readonly string[];
+  readonly options?: { readonly length?: number; readonly values?: readonly string[] };
+  readonly _length?: number;
+}
+
+/**
+ * The kind of an attribute, from its Sequelize type's key.
+ * @example kindOf({ type: DataTypes.DECIMAL(10, 2) }) // 'number'
+ */
+export function kindOf(definition: AttributeDefinition): ValueKind {
+  return KINDS[(definition.type as TypeShape | undefined)?.key ?? ''] ?? 'other';
+}
+
+/** True for the kinds a case-insensitive "contains" applies to. */
+export function isTextKind(kind: ValueKind): boolean {
+  return kind === 'string';
+}
+
+const INTEGER = /^-?\d{1,15}$/;
+const NUMBER = /^-?\d{1,20}(\.\d{1,20})?$/;
+const DATEONLY = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * A query-string value as the attribute's kind, or why it cannot be one.
+ * @example coerceQueryValue({ type: DataTypes.INTEGER }, '42') // right(42)
+ * @example coerceQueryValue({ type: DataTypes.INTEGER }, '4x') // left('must be an integer')
+ */
+export function coerceQueryValue(definition: AttributeDefinition, raw: string): E.Either<string, unknown> {
+  const kind = kindOf(definition);
+  switch (kind) {
+    case 'integer':
+      return INTEGER.test(raw) ? E.right(Number(raw)) : E.left('must be an integer');
+    case 'number':
+      return NUMBER.test(raw) ? E.right(Number(raw)) : E.left('must be a number');
+    case 'boolean':
+      return raw === 'true' || raw === '1' ? E.right(true) : raw === 'false' || raw === '0' ? E.right(false) : E.left('must be true or false');
+    case 'date':
+      return ISO_DATE.test(raw) && !Number.isNaN(Date.parse(raw)) ? E.right(new Date(raw)) : E.left('must be an ISO 8601 date');
+    case 'dateonly':
+      return DATEONLY.test(raw) && !Number.isNaN(Date.parse(raw)) ? E.right(raw) : E.left('must be a date (YYYY-MM-DD)');
+    case 'uuid':
+      return isUuid(raw) ? E.right(raw.toLowerCase()) : E.left('must be a UUID');
+    case 'enum':
+      return enumValues(definition).includes(raw) ? E.right(raw) : E.left(`must be one of ${enumValues(definition).join(', ')}`);
+    case 'string':
+      return fitsLength(definition, raw) ? E.right(raw) : E.left(`must be at most ${maxLength(definition)} characters`);
+    case 'json':
+    case 'other':
+      return E.right(raw);
+  }
+}
+
+/**
+ * A body value checked against the attribute's kind; null passes (not-null is the model's check).
+ * Numbers may come as numeric strings, dates as ISO strings or epoch milliseconds.
+ * @example checkBodyValue({ type: DataTypes.STRING(3) }, 'abcd') // left('must be at most 3 characters')
+ */
+export function checkBodyValue(definition: AttributeDefinition, value: unknown): E.Either<string, unknown> {
+  if (value === null) return E.right(null);
+  const kind = kindOf(definition);
+  if (kind === 'json' || kind === 'other') return E.right(value);
+  if (kind === 'boolean') return typeof value === 'boolean' ? E.right(value) : E.left('must be true or false');
+  if (kind === 'integer' || kind === 'number') {
+    if (typeof value === 'number') return Number.isFinite(value) && (kind === 'number' || Number.isSafeInteger(value)) ? E.right(value) : E.left(`must be ${kind === 'integer' ? 'an integer' : 'a number'}`);
+    return typeof value === 'string' ? coerceQueryValue(definition, value) : E.left(`must be ${kind === 'integer' ? 'an integer' : 'a number'}`);
+  }
+  if (kind === 'date' && typeof value === 'number') return Number.isFinite(value) ? E.right(new Date(value)) : E.left('must be an ISO 8601 date');
+  return typeof value === 'string' ? coerceQueryValue(definition, value) : E.left(`must be a ${kind === 'uuid' ? 'UUID' : 'string'}`);
+}
+
+function enumValues(definition: AttributeDefinition): readonly string[] {
+  const type = definition.type as TypeShape | undefined;
+  return type?.values ?? type?.options?.values ?? [];
+}
+
+function maxLength(definition: AttributeDefinition): number | undefined {
+  const type = definition.type as TypeShape | undefined;
+  return type?.key === 'STRING' || type?.key === 'CHAR' ? (type._length ?? type.options?.length ?? 255) : undefined;
+}
+
+function fitsLength(definition: AttributeDefinition, raw: string): boolean {
+  const max = maxLength(definition);
+  return max === undefined || [...raw].length <= max;
+}

@@ -1,0 +1,110 @@
+/** parseFilters: `filter[column][operator]=value` from a parsed query string, checked and typed. */
+import * as E from 'fp-ts/lib/Either.js';
+import type { AttributeSource, Condition, FailItem, FieldPolicy, Operator } from '../types.js';
+import { coerceQueryValue, isTextKind, kindOf } from './attribute-kinds.js';
+import { allowedColumn } from './field-policy.js';
+
+/** Every operator, with whether it takes one value, a list, two values, or none. */
+export const OPERATORS: Readonly<Record<Operator, 'one' | 'list' | 'two' | 'none'>> = Object.freeze({
+  eq: 'one', neq: 'one', like: 'one', gt: 'one', gte: 'one', lt: 'one', lte: 'one', gtn: 'one', ltn: 'one', json: 'one',
+  in: 'list', nin: 'list', btw: 'two', nn: 'none',
+});
+
+/** What the filter parser needs besides the model. */
+export interface FilterSettings {
+  readonly policy: FieldPolicy;
+  /** The filter key that asks for a term search (`filter[term]=x`). */
+  readonly termKey: string;
+  /** Attribute or column names the term search looks in. */
+  readonly termFields: readonly string[];
+}
+
+/** Conditions and term search parsed from a filter object, and every failure found on the way. */
+export interface ParsedFilters {
+  readonly conditions: readonly Condition[];
+  readonly term: { readonly columns: readonly string[]; readonly text: string } | null;
+  readonly failures: readonly FailItem[];
+}
+
+/**
+ * Parses `filter` as qs gives it: `{ name: { like: 'pho' }, price: { gte: '100' }, id: '3' }`.
+ * A bare value means `eq`. Columns must be filterable by the policy; values are coerced to the
+ * attribute's kind. Every problem is a failure naming the column as the client wrote it.
+ * @example parseFilters(Product, { price: { gte: '100' } }, settings).conditions // [{ attribute: 'price', column: 'price', op: 'gte', values: [100] }]
+ */
+export function parseFilters(model: AttributeSource, filter: unknown, settings: FilterSettings): ParsedFilters {
+  if (filter === undefined || filter === '') return { conditions: [], term: null, failures: [] };
+  if (!isRecord(filter)) return { conditions: [], term: null, failures: [invalidValue('filter', 'must be filter[column][operator]=value')] };
+  const { [settings.termKey]: termValue, ...columns } = filter;
+  const term = parseTerm(model, termValue, settings);
+  const parsed = Object.entries(columns).flatMap(([name, spec]) => parseColumn(model, name, spec, settings));
+  return {
+    conditions: parsed.filter(E.isRight).map((r) => r.right),
+    term: E.isRight(term) ? term.right : null,
+    failures: [...(E.isLeft(term) ? [term.left] : []), ...parsed.filter(E.isLeft).map((l) => l.left)],
+  };
+}
+
+function parseTerm(model: AttributeSource, value: unknown, settings: FilterSettings): E.Either<FailItem, ParsedFilters['term']> {
+  if (value === undefined || value === '') return E.right(null);
+  if (typeof value !== 'string') return E.left(invalidValue(settings.termKey, 'must be a single string'));
+  const columns = settings.termFields.flatMap((name) => allowedColumn(model, settings.policy.filterable, name)?.column ?? []);
+  if (columns.length === 0) {
+    return E.left({ field: settings.termKey, error: 'columnNotFound', message: 'This resource has no term fields to search' });
+  }
+  return E.right({ columns, text: value });
+}
+
+function parseColumn(model: AttributeSource, name: string, spec: unknown, settings: FilterSettings): E.Either<FailItem, Condition>[] {
+  const found = allowedColumn(model, settings.policy.filterable, name);
+  if (found === undefined) return [E.left({ field: name, error: 'columnNotFound', message: `The column ${JSON.stringify(name)} was not found` })];
+  const entries = isRecord(spec) ? Object.entries(spec) : [['eq', spec] as const];
+  return entries.map(([op, raw]) => {
+    if (!Object.hasOwn(OPERATORS, op)) {
+      return E.left({ field: name, error: 'invalidOperator', message: `Unknown operator ${JSON.stringify(op)}; use one of ${Object.keys(OPERATORS).join(', ')}` });
+    }
+    const definition = model.getAttributes()[found.attribute]!;
+    const kind = kindOf(definition);
+    if ((op === 'like' && !isTextKind(kind)) || (op === 'json' && kind !== 'json')) {
+      return E.left({ field: name, error: 'invalidOperator', message: `The operator ${op} does not apply to ${name}` });
+    }
+    return E.map((values: readonly unknown[]): Condition => ({ ...found, op: op as Operator, values }))(
+      parseValues(op as Operator, raw, (text) => (op === 'like' ? E.right(text) : op === 'json' ? E.right(parseJson(text)) : coerceQueryValue(definition, text)), name),
+    );
+  });
+}
+
+function parseValues(
+  op: Operator,
+  raw: unknown,
+  coerce: (text: string) => E.Either<string, unknown>,
+  field: string,
+): E.Either<FailItem, readonly unknown[]> {
+  const arity = OPERATORS[op];
+  if (arity === 'none') return E.right([]);
+  const texts = typeof raw === 'string' ? (arity === 'one' ? [raw] : raw.split(',')) : Array.isArray(raw) && arity !== 'one' ? raw : undefined;
+  if (texts === undefined || !texts.every((t): t is string => typeof t === 'string')) {
+    return E.left(invalidValue(field, arity === 'one' ? 'must be a single value' : 'must be a comma-separated list'));
+  }
+  if (arity === 'two' && texts.length !== 2) return E.left(invalidValue(field, 'btw takes two comma-separated values'));
+  if (arity === 'list' && (texts.length === 0 || texts.length > 1000)) return E.left(invalidValue(field, 'must list 1 to 1000 values'));
+  const coerced = texts.map(coerce);
+  const bad = coerced.find(E.isLeft);
+  return bad ? E.left(invalidValue(field, bad.left)) : E.right(coerced.map((c) => (c as E.Right<unknown>).right));
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function invalidValue(field: string, message: string): FailItem {
+  return { field, error: 'invalidValue', message: `${field} ${message}` };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,65 @@
+/** Pure plans for single-record actions: the lookup of `{id}`, the writable part of a body, the serialized record. */
+import * as E from 'fp-ts/lib/Either.js';
+import type { AttributeSource, FailItem, FieldPolicy } from '../types.js';
+import { checkBodyValue, coerceQueryValue } from './attribute-kinds.js';
+import { findColumn } from './columns.js';
+
+/** Which rows a lookup may find, by the deleted-at attribute. */
+export type Scope = 'active' | 'trashed' | 'any';
+
+/** A record lookup: the where clause (attribute names) and whether Sequelize's paranoid filter is off. */
+export interface Lookup {
+  readonly where: Readonly<Record<string, unknown>>;
+  readonly paranoid: boolean;
+}
+
+/** A `not null` marker the shell turns into `{ [Op.ne]: null }`. */
+export const NOT_NULL = Object.freeze({ notNull: true as const });
+
+/**
+ * The lookup for `{id}` in the find field, or undefined when the id cannot be a value of that
+ * attribute (so nothing can match: 404 with no query). The find field falls back to the primary key.
+ * @example lookupFor(Product, 'id', '7f…', 'active', 'deletedAt') // { where: { id: '7f…', deletedAt: null }, paranoid: true }
+ */
+export function lookupFor(model: AttributeSource, findField: string, id: string, scope: Scope, deletedAt: string | undefined): Lookup | undefined {
+  const attributes = model.getAttributes();
+  const attribute = findColumn(model, findField)?.attribute ?? Object.keys(attributes).find((name) => attributes[name]!.primaryKey);
+  if (attribute === undefined) return undefined;
+  const value = coerceQueryValue(attributes[attribute]!, id);
+  if (E.isLeft(value)) return undefined;
+  const marker = deletedAt === undefined || scope === 'any' ? {} : { [deletedAt]: scope === 'active' ? null : NOT_NULL };
+  return { where: { [attribute]: value.right, ...marker }, paranoid: scope === 'active' };
+}
+
+/**
+ * The part of a body a client may write, keyed by attribute name, with every value checked against
+ * its attribute's kind. Keys that are not fillable are dropped. Left `emptyPayload` for a body that
+ * is not a non-empty object; Left with one item per bad value otherwise.
+ * @example fillableData(Product, { name: 'Kite', id: 'x', price: 'cheap' }, policy)
+ *   // left([{ field: 'price', error: 'type', value: 'cheap', message: 'price must be a number' }])
+ */
+export function fillableData(model: AttributeSource, body: unknown, policy: FieldPolicy): E.Either<FailItem[], Record<string, unknown>> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).length === 0) {
+    return E.left([{ field: 'body', error: 'emptyPayload', message: 'The body must be a JSON object with at least one field' }]);
+  }
+  const attributes = model.getAttributes();
+  const failures: FailItem[] = [];
+  const data: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    const attribute = findColumn(model, key)?.attribute;
+    if (attribute === undefined || !policy.fillable.has(attribute)) continue;
+    const checked = checkBodyValue(attributes[attribute]!, value);
+    if (E.isLeft(checked)) failures.push({ field: key, error: 'type', value, message: `${key} ${checked.left}` });
+    else data[attribute] = checked.right;
+  }
+  return failures.length > 0 ? E.left(failures) : E.right(data);
+}
+
+/**
+ * A serialized record without the model attributes the policy does not show (associations stay).
+ * @example visibleFields(User, { id: 1, name: 'Ada', password: 'x' }, policy) // { id: 1, name: 'Ada' }
+ */
+export function visibleFields(model: AttributeSource, serialized: Readonly<Record<string, unknown>>, policy: FieldPolicy): Record<string, unknown> {
+  const attributes = model.getAttributes();
+  return Object.fromEntries(Object.entries(serialized).filter(([key]) => !Object.hasOwn(attributes, key) || policy.visible.has(key)));
+}

@@ -1,0 +1,90 @@
+/** planSearch: a search (or exportCsv) request checked against the model and policy, as a plan. */
+import * as E from 'fp-ts/lib/Either.js';
+import type { AttributeSource, FailItem, FastCrudConfig, Order, SearchPlan } from '../types.js';
+import { findColumn } from './columns.js';
+import { allowedColumn } from './field-policy.js';
+import { parseFilters, type FilterSettings } from './filter-parser.js';
+import { singleParam } from './query-params.js';
+import { parseSort } from './sort-parser.js';
+
+/** The query parameters of a search, as qs parses them. */
+export interface SearchRequest {
+  readonly filter?: unknown;
+  readonly sort?: unknown;
+  readonly page?: unknown;
+  readonly perPage?: unknown;
+  readonly skipPagination?: unknown;
+}
+
+/** What planning a search needs besides the model and the request. */
+export interface SearchSettings extends FilterSettings {
+  readonly config: Pick<FastCrudConfig, 'search' | 'soft_delete'>;
+  /** False for exportCsv: every matching row, no page parameters read. */
+  readonly paginate: boolean;
+}
+
+const POSITIVE = /^[1-9]\d{0,8}$/;
+
+/**
+ * Plans a search: filters and term, sort (checked against the sortable columns, with a
+ * primary-key tiebreak so pages are stable), and the page asked for. Every failure is collected.
+ * @example planSearch(Product, { sort: '-price', page: '2' }, settings)
+ *   // right({ conditions: [], term: null, order: [['price', 'DESC'], ['id', 'ASC']], page: { page: 2, perPage: 40 }, trashed: false })
+ */
+export function planSearch(model: AttributeSource, request: SearchRequest, settings: SearchSettings): E.Either<FailItem[], SearchPlan> {
+  const filters = parseFilters(model, request.filter, settings);
+  const sort = planOrder(model, request.sort, settings);
+  const page = settings.paginate ? planPage(request, settings.config.search) : E.right(null);
+  const failures = [...filters.failures, ...(E.isLeft(sort) ? sort.left : []), ...(E.isLeft(page) ? page.left : [])];
+  if (failures.length > 0 || E.isLeft(sort) || E.isLeft(page)) return E.left(failures);
+  const deletedAt = findColumn(model, settings.config.soft_delete.deleted_at_field)?.attribute;
+  return E.right({
+    conditions: filters.conditions,
+    term: filters.term,
+    order: sort.right,
+    page: page.right,
+    trashed: filters.conditions.some((c) => c.attribute === deletedAt),
+  });
+}
+
+function planOrder(model: AttributeSource, sort: unknown, settings: SearchSettings): E.Either<FailItem[], Order[]> {
+  const text = typeof sort === 'string' || Array.isArray(sort) ? (singleParam(sort as string | string[]) ?? '') : '';
+  if (sort !== undefined && typeof sort !== 'string' && !Array.isArray(sort)) {
+    return E.left([{ field: 'sort', error: 'invalidValue', message: 'sort must be a comma-separated list of columns' }]);
+  }
+  const resolved = parseSort(text).map(([name, direction]) => ({ name, direction, found: allowedColumn(model, settings.policy.sortable, name) }));
+  const missing = resolved.filter((r) => r.found === undefined);
+  if (missing.length > 0) {
+    return E.left(missing.map(({ name }) => ({ field: name, error: 'columnNotFound', message: `The sort column ${JSON.stringify(name)} was not found` })));
+  }
+  const order = resolved.map(({ found, direction }): Order => [found!.attribute, direction]);
+  const tiebreak = primaryKeys(model)
+    .filter((key) => !order.some(([attribute]) => attribute === key))
+    .map((key): Order => [key, 'ASC']);
+  return E.right([...order, ...tiebreak]);
+}
+
+function planPage(request: SearchRequest, config: FastCrudConfig['search']): E.Either<FailItem[], SearchPlan['page']> {
+  const skip = request.skipPagination;
+  if (skip !== undefined && !['true', 'false', '1', '0'].includes(skip as string)) {
+    return E.left([{ field: 'skipPagination', error: 'invalidValue', message: 'skipPagination must be true or false' }]);
+  }
+  if (skip === 'true' || skip === '1') return E.right(null);
+  const failures: FailItem[] = [];
+  const read = (field: 'page' | 'perPage', fallback: number) => {
+    const raw = request[field];
+    if (raw === undefined) return fallback;
+    if (typeof raw === 'string' && POSITIVE.test(raw)) return Number(raw);
+    failures.push({ field, error: 'invalidValue', message: `${field} must be a positive integer` });
+    return fallback;
+  };
+  const page = read('page', 1);
+  const perPage = Math.min(read('perPage', config.per_page), config.max_per_page);
+  return failures.length > 0 ? E.left(failures) : E.right({ page, perPage });
+}
+
+function primaryKeys(model: AttributeSource): string[] {
+  return Object.entries(model.getAttributes())
+    .filter(([, definition]) => definition.primaryKey)
+    .map(([name]) => name);
+}
