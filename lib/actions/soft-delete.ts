@@ -6,6 +6,10 @@ import { findColumn } from '../core/columns.js';
 import type { Reply } from '../types.js';
 import { deletedAtOf, findRecord, inTransaction, serialize, type HookResult } from './records.js';
 
+function isParanoid(controller: BaseController): boolean {
+  return (controller.modelClassName() as unknown as { options: { paranoid?: boolean } }).options.paranoid === true;
+}
+
 /**
  * Adds `DELETE <uri>/{id}/soft`: sets the deleted-at column to now and, when the model has it,
  * the deleted-by column to `softDeleteUserId(ctx)`; hooks `modifySoftDeleteQuery`,
@@ -23,8 +27,10 @@ export function SoftDelete<TBase extends AbstractConstructor<BaseController>>(Ba
         const record = await findRecord(this, this.config.soft_delete, 'active', (query) => this.modifySoftDeleteQuery(query));
         if (record === undefined) return this.answerNotFound();
         await this.beforeSoftDelete(record);
-        const marks = { [deletedAt]: new Date(), ...(deletedBy !== undefined && { [deletedBy]: await this.softDeleteUserId(ctx) }) };
-        await record.update(marks, { transaction });
+        if (deletedBy !== undefined) record.set(deletedBy, await this.softDeleteUserId(ctx));
+        // A paranoid model owns its deleted-at column: Sequelize's destroy() sets it.
+        if (isParanoid(this)) await record.save({ transaction }).then(() => record.destroy({ transaction }));
+        else await record.update({ [deletedAt]: new Date() }, { transaction });
         await this.afterSoftDelete(record);
         return this.answerSuccess(serialize(this, record, this.config.soft_delete.method), this.config.soft_delete.http_status);
       });
@@ -66,6 +72,7 @@ export function Restore<TBase extends AbstractConstructor<BaseController>>(Base:
         const record = await findRecord(this, this.config.restore, 'trashed', (query) => this.modifyRestoreQuery(query));
         if (record === undefined) return this.answerNotFound();
         await this.beforeRestore(record);
+        if (isParanoid(this)) await record.restore({ transaction });
         await record.update({ [deletedAt]: null, ...(deletedBy !== undefined && { [deletedBy]: null }) }, { transaction });
         await this.afterRestore(record);
         return this.answerSuccess(serialize(this, record, this.config.restore.method), this.config.restore.http_status);

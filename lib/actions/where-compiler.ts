@@ -13,10 +13,16 @@ export function compileSearch(model: ModelStatic<Model>, plan: SearchPlan, delet
   if (deletedAt !== undefined && !plan.trashed) clauses.push({ [deletedAt]: null });
   return {
     where: { [Op.and]: clauses },
-    order: plan.order.map(([attribute, direction]) => [attribute, direction]),
+    order: plan.order.map(([attribute, direction]) => [attribute, nullsFirst(model, direction)]),
     ...(plan.trashed && { paranoid: false }),
     ...(plan.page && { limit: plan.page.perPage, offset: (plan.page.page - 1) * plan.page.perPage }),
   };
+}
+
+/** NULL sorts as the smallest value on every dialect, as SQLite and MariaDB do; PostgreSQL is told so. */
+function nullsFirst(model: ModelStatic<Model>, direction: 'ASC' | 'DESC'): string {
+  if (model.sequelize!.getDialect() !== 'postgres') return direction;
+  return direction === 'ASC' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST';
 }
 
 function compileCondition(model: ModelStatic<Model>, { attribute, column, op, values }: Condition): WhereOptions {
