@@ -44,6 +44,7 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]
  * @example coerceQueryValue({ type: DataTypes.INTEGER }, '4x') // left('must be an integer')
  */
 export function coerceQueryValue(definition: AttributeDefinition, raw: string): E.Either<string, unknown> {
+  if (raw.includes('\u0000')) return E.left('must not contain NUL characters');
   const kind = kindOf(definition);
   switch (kind) {
     case 'integer':

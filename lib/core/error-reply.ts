@@ -81,7 +81,7 @@ function fieldsOf(thrown: SequelizeErrorShape): string[] {
 
 /** SQLSTATE class 22 (PostgreSQL's `code`, MariaDB's `sqlState`): the client's value did not fit. */
 function isDataException(thrown: SequelizeErrorShape): boolean {
-  const state = thrown.original?.code ?? thrown.original?.sqlState;
+  const state = thrown.original?.sqlState ?? thrown.original?.code;
   return typeof state === 'string' && state.startsWith('22');
 }
 

@@ -1,6 +1,7 @@
 /** The field policy: which attributes a client may see, write, sort and filter, and the check of a client's column name. */
 import { snakeCase } from 'change-case';
 import type { AttributeSource, FastCrudConfig, FieldPolicy } from '../types.js';
+import { kindOf } from './attribute-kinds.js';
 import { findColumn, isPlainIdentifier, type ResolvedColumn } from './columns.js';
 
 /** What a controller declares; every name may be an attribute or a column name. */
@@ -9,7 +10,7 @@ export interface PolicyDeclaration {
   readonly hidden?: readonly string[] | undefined;
   /** Attributes a body may write; default: all but the primary key, timestamps and soft-delete columns. */
   readonly fillable?: readonly string[] | undefined;
-  /** Default: every attribute not hidden. */
+  /** Default: every attribute not hidden (JSON attributes never). */
   readonly sortable?: readonly string[] | undefined;
   /** Default: every attribute not hidden. */
   readonly filterable?: readonly string[] | undefined;
@@ -44,7 +45,8 @@ export function resolvePolicy(
   return {
     visible: notHidden(all),
     fillable: new Set(named(declared.fillable) ?? writable),
-    sortable: notHidden(named(declared.sortable) ?? all),
+    // JSON has no ordering on PostgreSQL: never sortable.
+    sortable: notHidden((named(declared.sortable) ?? all).filter((name) => kindOf(attributes[name]!) !== 'json')),
     filterable: notHidden(named(declared.filterable) ?? all),
   };
 }

@@ -47,7 +47,7 @@ export function parseFilters(model: AttributeSource, filter: unknown, settings: 
 
 function parseTerm(model: AttributeSource, value: unknown, settings: FilterSettings): E.Either<FailItem, ParsedFilters['term']> {
   if (value === undefined || value === '') return E.right(null);
-  if (typeof value !== 'string') return E.left(invalidValue(settings.termKey, 'must be a single string'));
+  if (typeof value !== 'string' || value.includes('\u0000')) return E.left(invalidValue(settings.termKey, 'must be a single string without NUL characters'));
   const columns = settings.termFields.flatMap((name) => allowedColumn(model, settings.policy.filterable, name)?.column ?? []);
   if (columns.length === 0) {
     return E.left({ field: settings.termKey, error: 'columnNotFound', message: 'This resource has no term fields to search' });
@@ -65,7 +65,8 @@ function parseColumn(model: AttributeSource, name: string, spec: unknown, settin
     }
     const definition = model.getAttributes()[found.attribute]!;
     const kind = kindOf(definition);
-    if ((op === 'like' && !isTextKind(kind)) || (op === 'json' && kind !== 'json')) {
+    const applies = kind === 'json' ? op === 'json' || op === 'nn' : op !== 'json' && (op !== 'like' || isTextKind(kind));
+    if (!applies) {
       return E.left({ field: name, error: 'invalidOperator', message: `The operator ${op} does not apply to ${name}` });
     }
     return E.map((values: readonly unknown[]): Condition => ({ ...found, op: op as Operator, values }))(
@@ -86,6 +87,7 @@ function parseValues(
   if (texts === undefined || !texts.every((t): t is string => typeof t === 'string')) {
     return E.left(invalidValue(field, arity === 'one' ? 'must be a single value' : 'must be a comma-separated list'));
   }
+  if (texts.some((t) => t.includes('\u0000'))) return E.left(invalidValue(field, 'must not contain NUL characters'));
   if (arity === 'two' && texts.length !== 2) return E.left(invalidValue(field, 'btw takes two comma-separated values'));
   if (arity === 'list' && (texts.length === 0 || texts.length > 1000)) return E.left(invalidValue(field, 'must list 1 to 1000 values'));
   const coerced = texts.map(coerce);

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import Router from '@koa/router';
+import fc from 'fast-check';
+import Koa from 'koa';
+import { CrudController, crud } from '../../lib/index.js';
+import { bodyArb, queryStringArb } from '../arbitraries/request-arb.js';
+import { defineCatalog, syncCatalog, type Catalog } from '../support/catalog.js';
+import { closeAll, testDatabases } from '../support/databases.js';
+import { serve, type TestServer } from '../support/http.js';
+
+const databases = await testDatabases();
+after(() => closeAll(databases));
+
+const RUNS = Number(process.env['FAST_CRUD_FUZZ_RUNS'] ?? 150);
+
+for (const db of databases) {
+  describe(`random requests on ${db.dialect}`, { skip: db.skip }, () => {
+    let server: TestServer;
+    let catalog: Catalog;
+    let id: string;
+    const errors: unknown[] = [];
+
+    before(async () => {
+      catalog = defineCatalog(db.sequelize!, 'fz');
+      await syncCatalog(catalog);
+      const product = await catalog.Product.create({ sku: 'F-1', name: 'Fuzz', price: 1, tags: ['a'] });
+      id = product.get('id') as string;
+      const router = new Router();
+      crud(router, 'products', class extends CrudController {
+        override hidden = ['secret'];
+        override termFields = ['name'];
+        modelClassName() {
+          return catalog.Product;
+        }
+      });
+      server = await serve(new Koa().use(router.routes()), errors);
+    });
+    after(() => server?.close());
+
+    const noServerFault = (res: { status: number; text: string }, what: string) => {
+      assert.ok(res.status < 500, `${what} → ${res.status} ${res.text}\n${errors.map(String).join('\n')}`);
+      assert.deepEqual(errors, []);
+    };
+
+    it('answers any query string of search, export and options with no 5xx', async () => {
+      await fc.assert(
+        fc.asyncProperty(queryStringArb, fc.constantFrom('/products', '/products/export-csv', '/products/options'), async (query, path) => {
+          errors.length = 0;
+          noServerFault(await server.get(`${path}?${query}`), `GET ${path}?${query}`);
+        }),
+        { numRuns: RUNS },
+      );
+    });
+
+    it('answers any body of create and update with no 5xx', async () => {
+      await fc.assert(
+        fc.asyncProperty(bodyArb, fc.constantFrom('POST', 'PATCH'), async (body, verb) => {
+          const path = verb === 'POST' ? '/products' : `/products/${id}`;
+          errors.length = 0;
+          const res = await server.request(verb, path, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          noServerFault(res, `${verb} ${JSON.stringify(body)}`);
+        }),
+        { numRuns: RUNS },
+      );
+    });
+  });
+}
