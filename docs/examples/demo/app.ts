@@ -24,6 +24,8 @@ export function createDemoApp(sequelize: Sequelize) {
     }
   }
   class ProductController extends CrudController {
+    override termFields = ['name', 'sku'];
+    override csvColumns = { sku: 'SKU', name: 'Name', 'category.name': 'Category', price: 'Price' };
     modelClassName() {
       return models.Product;
     }

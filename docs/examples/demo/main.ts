@@ -21,6 +21,9 @@ const server = app.listen(port, '127.0.0.1', () => {
   console.log(`Routes:\n${routes.join('\n')}\n`);
   console.log('Try:');
   console.log(`  curl '${base}/api/categories/options?label=name'`);
+  console.log(`  curl '${base}/api/products?filter[price][gte]=30&sort=-price&perPage=3'`);
+  console.log(`  curl '${base}/api/products?filter[term]=kit'`);
+  console.log(`  curl '${base}/api/products/export-csv' -o products.csv`);
   console.log(`  curl '${base}/api/products/options?label=name&value=sku'`);
   console.log(`  curl '${base}/api/categories/options'              # 400: label is required`);
   console.log(`  curl '${base}/api/categories/options?label=colour'  # 400: no such column`);

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import * as E from 'fp-ts/lib/Either.js';
+import { DataTypes } from 'sequelize';
+import { checkBodyValue, coerceQueryValue, kindOf } from '../../lib/core/attribute-kinds.js';
+
+const attr = (type: unknown) => ({ type });
+
+describe('kindOf', () => {
+  it('returns the kind of each Sequelize type', () => {
+    assert.deepEqual(
+      [DataTypes.INTEGER(), DataTypes.DECIMAL(10, 2), DataTypes.BOOLEAN(), DataTypes.DATE(), DataTypes.DATEONLY(), DataTypes.UUID(), DataTypes.STRING(), DataTypes.ENUM('a'), DataTypes.JSON(), DataTypes.BLOB()].map((t) => kindOf(attr(t))),
+      ['integer', 'number', 'boolean', 'date', 'dateonly', 'uuid', 'string', 'enum', 'json', 'other'],
+    );
+  });
+});
+
+describe('coerceQueryValue', () => {
+  it('returns typed values for valid text', () => {
+    assert.deepEqual(coerceQueryValue(attr(DataTypes.INTEGER()), '-42'), E.right(-42));
+    assert.deepEqual(coerceQueryValue(attr(DataTypes.DECIMAL()), '12.50'), E.right(12.5));
+    assert.deepEqual(coerceQueryValue(attr(DataTypes.BOOLEAN()), '0'), E.right(false));
+    assert.deepEqual(coerceQueryValue(attr(DataTypes.DATE()), '2024-01-02T03:04:05Z'), E.right(new Date('2024-01-02T03:04:05Z')));
+    assert.deepEqual(coerceQueryValue(attr(DataTypes.ENUM('s', 'm')), 'm'), E.right('m'));
+  });
+
+  it('returns a reason for text that does not fit the kind', () => {
+    for (const [type, text] of [[DataTypes.INTEGER(), '1.5'], [DataTypes.DECIMAL(), '1e309'], [DataTypes.BOOLEAN(), 'yes'], [DataTypes.DATE(), 'soon'], [DataTypes.DATEONLY(), '2024-13'], [DataTypes.UUID(), 'x'], [DataTypes.ENUM('s'), 'xl'], [DataTypes.STRING(3), 'abcd'], [DataTypes.STRING(), 'a\u0000']] as const) {
+      assert.ok(E.isLeft(coerceQueryValue(attr(type), text)), `${String(type)} ${text}`);
+    }
+  });
+
+  it('never throws, and an integer result is always a safe integer', () => {
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const result = coerceQueryValue(attr(DataTypes.INTEGER()), text);
+        if (E.isRight(result)) assert.ok(Number.isSafeInteger(result.right));
+      }),
+    );
+  });
+});
+
+describe('checkBodyValue', () => {
+  it('returns JSON values that fit, numeric strings for numbers, null always', () => {
+    assert.deepEqual(checkBodyValue(attr(DataTypes.DECIMAL()), '3.5'), E.right(3.5));
+    assert.deepEqual(checkBodyValue(attr(DataTypes.INTEGER()), 7), E.right(7));
+    assert.deepEqual(checkBodyValue(attr(DataTypes.JSON()), { a: [1] }), E.right({ a: [1] }));
+    assert.deepEqual(checkBodyValue(attr(DataTypes.STRING()), null), E.right(null));
+  });
+
+  it('returns a reason for values of another type', () => {
+    for (const [type, value] of [[DataTypes.INTEGER(), 1.5], [DataTypes.INTEGER(), true], [DataTypes.BOOLEAN(), 'true'], [DataTypes.STRING(), 5], [DataTypes.STRING(), {}], [DataTypes.UUID(), 'x'], [DataTypes.DATE(), Number.NaN]] as const) {
+      assert.ok(E.isLeft(checkBodyValue(attr(type), value)), `${String(type)} ${String(value)}`);
+    }
+  });
+});

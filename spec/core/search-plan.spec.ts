@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import * as E from 'fp-ts/lib/Either.js';
+import { DataTypes, Sequelize } from 'sequelize';
+import { DEFAULT_CONFIG } from '../../lib/core/config.js';
+import { resolvePolicy } from '../../lib/core/field-policy.js';
+import { planSearch } from '../../lib/core/search-plan.js';
+
+const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
+const Product = sequelize.define('Product', { name: DataTypes.STRING, price: DataTypes.DECIMAL, deletedAt: DataTypes.DATE }, { underscored: true });
+const settings = { policy: resolvePolicy(Product, {}, DEFAULT_CONFIG), termKey: 'term', termFields: [], config: DEFAULT_CONFIG, paginate: true };
+const planOf = (request: object, s = settings) => E.getOrElseW((left) => assert.fail(JSON.stringify(left)))(planSearch(Product, request, s));
+
+describe('planSearch', () => {
+  it('returns the first page of 40 in primary-key order for an empty request', () => {
+    assert.deepEqual(planSearch(Product, {}, settings), E.right({ conditions: [], term: null, order: [['id', 'ASC']], page: { page: 1, perPage: 40 }, trashed: false }));
+  });
+
+  it('returns sort clauses by attribute name with the primary key as tiebreak', () => {
+    assert.deepEqual(planOf({ sort: '-price,createdAt' }).order, [['price', 'DESC'], ['createdAt', 'ASC'], ['id', 'ASC']]);
+  });
+
+  it('returns the page asked for, perPage capped at max_per_page, or no page at all', () => {
+    assert.deepEqual(planOf({ page: '3', perPage: '10' }).page, { page: 3, perPage: 10 });
+    assert.deepEqual(planOf({ perPage: '9999' }).page, { page: 1, perPage: 500 });
+    assert.equal(planOf({ skipPagination: 'true' }).page, null);
+    assert.equal(planOf({ page: '2' }, { ...settings, paginate: false }).page, null);
+  });
+
+  it('returns trashed when a condition is on the deleted-at attribute', () => {
+    assert.equal(planOf({ filter: { deleted_at: { nn: '1' } } }).trashed, true);
+  });
+
+  it('returns every failure at once', () => {
+    const plan = planSearch(Product, { sort: 'colour', page: '0', perPage: 'x', skipPagination: 'maybe', filter: { nope: '1' } }, settings);
+    assert.deepEqual(E.isLeft(plan) && plan.left.map((f) => f.field), ['nope', 'colour', 'skipPagination']);
+    const pages = planSearch(Product, { page: '0', perPage: 'x' }, settings);
+    assert.deepEqual(E.isLeft(pages) && pages.left.map((f) => f.field), ['page', 'perPage']);
+  });
+});
