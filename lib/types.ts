@@ -195,14 +195,19 @@ export interface Condition {
   readonly values: readonly unknown[];
 }
 
+/** Case-insensitive "contains" over several columns, any of which may match. */
+export interface TermSearch {
+  readonly columns: readonly string[];
+  readonly text: string;
+}
+
 /**
  * A checked search request, ready for the shell to compile into a Sequelize query.
  * @example { conditions: [], term: null, order: [['price', 'DESC'], ['id', 'ASC']], page: { page: 1, perPage: 40 }, trashed: false }
  */
 export interface SearchPlan {
   readonly conditions: readonly Condition[];
-  /** Case-insensitive "contains" over several columns, any of which may match. */
-  readonly term: { readonly columns: readonly string[]; readonly text: string } | null;
+  readonly term: TermSearch | null;
   /** Attribute names with directions, a primary-key tiebreak last. */
   readonly order: readonly Order[];
   /** Null when every row is asked for (`skipPagination=true`). */

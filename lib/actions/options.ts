@@ -22,11 +22,12 @@ export function Options<TBase extends AbstractConstructor<BaseController>>(Base:
       const value = singleParam(ctx.query['value']);
       const planned = buildOptionsQuery(model, label, value, this.config);
       if (E.isLeft(planned)) return this.answerOptionsError(planned.left);
-      const hidden = [label, value || this.config.options.default_value].find((name) => {
-        const attribute = findColumn(model, name!)?.attribute;
-        return attribute !== undefined && !this.policy().visible.has(attribute);
+      const visible = this.policy().visible;
+      const hidden = [label!, value || this.config.options.default_value].find((name) => {
+        const attribute = findColumn(model, name)?.attribute;
+        return attribute !== undefined && !visible.has(attribute);
       });
-      if (hidden !== undefined) return this.answerOptionsError({ _tag: 'columnNotFound', field: hidden! });
+      if (hidden !== undefined) return this.answerOptionsError({ _tag: 'columnNotFound', field: hidden });
       const undeclared = undeclaredValueColumn(model, value, this.config);
       if (undeclared !== undefined && !(await tableHasColumn(model, undeclared))) {
         return this.answerOptionsError({ _tag: 'columnNotFound', field: undeclared });

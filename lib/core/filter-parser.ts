@@ -1,6 +1,6 @@
 /** parseFilters: `filter[column][operator]=value` from a parsed query string, checked and typed. */
 import * as E from 'fp-ts/lib/Either.js';
-import type { AttributeSource, Condition, FailItem, FieldPolicy, Operator } from '../types.js';
+import type { AttributeSource, Condition, FailItem, FieldPolicy, Operator, SearchPlan } from '../types.js';
 import { coerceQueryValue, isTextKind, kindOf } from './attribute-kinds.js';
 import { allowedColumn } from './field-policy.js';
 
@@ -20,9 +20,7 @@ export interface FilterSettings {
 }
 
 /** Conditions and term search parsed from a filter object, and every failure found on the way. */
-export interface ParsedFilters {
-  readonly conditions: readonly Condition[];
-  readonly term: { readonly columns: readonly string[]; readonly text: string } | null;
+export interface ParsedFilters extends Pick<SearchPlan, 'conditions' | 'term'> {
   readonly failures: readonly FailItem[];
 }
 

@@ -48,11 +48,10 @@ export function planSearch(model: AttributeSource, request: SearchRequest, setti
 }
 
 function planOrder(model: AttributeSource, sort: unknown, settings: SearchSettings): E.Either<FailItem[], Order[]> {
-  const text = typeof sort === 'string' || Array.isArray(sort) ? (singleParam(sort as string | string[]) ?? '') : '';
-  if (sort !== undefined && typeof sort !== 'string' && !Array.isArray(sort)) {
+  if (sort !== undefined && typeof sort !== 'string' && !(Array.isArray(sort) && sort.every((s) => typeof s === 'string'))) {
     return E.left([{ field: 'sort', error: 'invalidValue', message: 'sort must be a comma-separated list of columns' }]);
   }
-  const resolved = parseSort(text).map(([name, direction]) => ({ name, direction, found: allowedColumn(model, settings.policy.sortable, name) }));
+  const resolved = parseSort(singleParam(sort) ?? '').map(([name, direction]) => ({ name, direction, found: allowedColumn(model, settings.policy.sortable, name) }));
   const missing = resolved.filter((r) => r.found === undefined);
   if (missing.length > 0) {
     return E.left(missing.map(({ name }) => ({ field: name, error: 'columnNotFound', message: `The sort column ${JSON.stringify(name)} was not found` })));

@@ -3,15 +3,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import Koa from 'koa';
-import { Sequelize } from 'sequelize';
-import { createDemoApp } from '../../docs/examples/demo/app.js';
-import { seedDemo } from '../../docs/examples/demo/seed.js';
 import { router as manyResources } from '../../docs/examples/many-resources.js';
 import { Tag } from '../../docs/examples/tag-controller.js';
 import { app as minimalApp, Category, sequelize } from '../../docs/examples/minimal/app.js';
-import { serve, type TestServer } from '../support/http.js';
+import { serveDemoInSuite } from '../support/demo.js';
+import { serve } from '../support/http.js';
 
 describe('docs/examples', () => {
   before(async () => {
@@ -52,25 +50,15 @@ describe('docs/examples', () => {
 });
 
 describe('the demo app', () => {
-  let server: TestServer;
-  const sqlite = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
-  before(async () => {
-    const { app, models } = createDemoApp(sqlite);
-    await seedDemo(models);
-    server = await serve(app);
-  });
-  after(async () => {
-    await server.close();
-    await sqlite.close();
-  });
+  const demo = serveDemoInSuite();
 
   it('serves category options without the soft-deleted category', async () => {
-    const res = await server.get('/api/categories/options?label=name');
+    const res = await demo().get('/api/categories/options?label=name');
     assert.deepEqual(res.body.data.map((i: { label: string }) => i.label), ['Books', 'Garden', 'Kitchen', 'Music', 'Toys']);
   });
 
   it('serves product options by sku without the soft-deleted product', async () => {
-    const res = await server.get('/api/products/options?label=sku&value=name');
+    const res = await demo().get('/api/products/options?label=sku&value=name');
     assert.equal(res.body.data.length, 7);
     assert.ok(!res.body.data.some((i: { label: string }) => i.label === 'TY-002'));
   });

@@ -6,11 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import { Sequelize } from 'sequelize';
-import { createDemoApp } from '../../docs/examples/demo/app.js';
-import { seedDemo } from '../../docs/examples/demo/seed.js';
-import { serve, type TestServer } from '../support/http.js';
+import { describe, it } from 'node:test';
+import { serveDemoInSuite } from '../support/demo.js';
 
 const readme = readFileSync('README.md', 'utf8');
 const examples = [...readme.matchAll(/```http\n([\s\S]*?)```\s*```(jsonc|csv)\n(?:\/\/ )?(\d{3})\n([\s\S]*?)```/g)].map(([, request, kind, status, body]) => ({
@@ -43,19 +40,8 @@ function match(actual: unknown, expected: unknown, saved: Map<string, string>, p
 }
 
 describe("README's HTTP examples, against the demo app", () => {
-  let server: TestServer;
-  const sqlite = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
+  const demo = serveDemoInSuite();
   const saved = new Map<string, string>();
-
-  before(async () => {
-    const { app, models } = createDemoApp(sqlite);
-    await seedDemo(models);
-    server = await serve(app);
-  });
-  after(async () => {
-    await server.close();
-    await sqlite.close();
-  });
 
   it('finds examples in README', () => assert.ok(examples.length >= 8, `found ${examples.length}`));
 
@@ -66,7 +52,7 @@ describe("README's HTTP examples, against the demo app", () => {
       const [line, ...headerLines] = head!.split('\n');
       const [method, path] = line!.split(' ');
       const headers = Object.fromEntries(headerLines.map((h) => h.split(': ') as [string, string]));
-      const res = await server.request(method!, path!, { headers, ...(body !== undefined && { body }) });
+      const res = await demo().request(method!, path!, { headers, ...(body !== undefined && { body }) });
       assert.equal(res.status, example.status, res.text);
       if (typeof example.body === 'string') assert.equal(res.text, example.body);
       else match(res.body, example.body, saved, 'body');

@@ -427,6 +427,16 @@ for (const db of databases) {
       });
     });
 
+    describe('options with a field policy', () => {
+      it('answers 400 columnNotFound for a hidden label or value', async () => {
+        for (const query of ['label=secret', 'label=name&value=secret']) {
+          const res = await server.get(`/products/options?${query}`);
+          assert.deepEqual([res.status, res.body.data[0].field, res.body.data[0].error], [400, 'secret', 'columnNotFound']);
+        }
+        assert.equal((await server.get('/products/options?label=name&value=sku')).status, 200);
+      });
+    });
+
     describe('exportCsv', () => {
       it('streams a CSV download with the declared columns, filters, sort and formula-safe cells', async () => {
         const res = await server.get('/products/export-csv?sort=sku&filter[price][lte]=30');
