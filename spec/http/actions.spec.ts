@@ -59,6 +59,15 @@ function controllers(catalog: Catalog) {
       calls.push('afterUpdate');
       if (record.get('name') === 'roll back') throw new Error('boom');
     }
+    override modifyDeleteQuery(query: FindOptions) {
+      calls.push(`modifyDeleteQuery:${query.transaction ? 'tx' : 'none'}`);
+    }
+    override modifySoftDeleteQuery(query: FindOptions) {
+      calls.push(`modifySoftDeleteQuery:${query.transaction ? 'tx' : 'none'}`);
+    }
+    override modifyRestoreQuery(query: FindOptions) {
+      calls.push(`modifyRestoreQuery:${query.transaction ? 'tx' : 'none'}`);
+    }
     override beforeDelete() {
       calls.push('beforeDelete');
     }
@@ -396,7 +405,15 @@ for (const db of databases) {
         assert.deepEqual([gone.status, gone.body.data], [200, null]);
         assert.equal(await catalog.Product.count({ where: { id }, paranoid: false }), 0);
         assert.equal((await server.request('DELETE', `/products/${id}`)).status, 404);
-        assert.deepEqual(calls.filter((c) => !/Query|Filters|Search|Read/.test(c)), ['beforeCreateFill', 'beforeCreate:tx', 'afterCreate', 'beforeSoftDelete', 'afterSoftDelete', 'beforeRestore', 'afterRestore', 'beforeDelete', 'afterDelete']);
+        assert.deepEqual(calls.filter((c) => !/Filters|Search|Read/.test(c)), [
+          'beforeCreateFill', 'beforeCreate:tx', 'afterCreate',
+          'modifySoftDeleteQuery:tx', 'beforeSoftDelete', 'afterSoftDelete',
+          'modifySoftDeleteQuery:tx',
+          'modifyRestoreQuery:tx', 'beforeRestore', 'afterRestore',
+          'modifyRestoreQuery:tx',
+          'modifyDeleteQuery:tx', 'beforeDelete', 'afterDelete',
+          'modifyDeleteQuery:tx',
+        ]);
       });
 
       it('soft-deletes, restores and deletes a paranoid model the Sequelize way', async () => {
