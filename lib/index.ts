@@ -32,3 +32,7 @@ export { csvCell } from './core/csv-cells.js';
 export type { HookResult } from './actions/records.js';
 export { crud, createFastCrud, type CrudOptions, type FastCrudDefaults } from './koa/crud.js';
 export { routeMiddleware, type ControllerClass, type RouteRuntime } from './koa/route-middleware.js';
+export { openApiDocument, type OpenApiOptions, type OpenApiResource } from './openapi/document.js';
+export { attributeSchema, objectSchema, requiredOnCreate, type JsonSchema } from './openapi/attribute-schema.js';
+export { operationFor, type OperationContext } from './openapi/operations.js';
+export { openApiResource } from './koa/openapi-resource.js';

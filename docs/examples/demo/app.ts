@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import type { Sequelize } from 'sequelize';
-import { CrudController, createFastCrud } from 'koa-fast-crud';
+import { CrudController, createFastCrud, openApiDocument, openApiResource } from 'koa-fast-crud';
 import { defineDemoModels } from './models.js';
 
 /**
@@ -36,6 +36,18 @@ export function createDemoApp(sequelize: Sequelize) {
   crud(router, 'categories', CategoryController, { moduleName: 'shop' });
   crud(router, 'products', ProductController, { moduleName: 'shop' });
 
+  const openApi = openApiDocument({
+    info: { title: 'koa-fast-crud demo shop', version: '1.0.0' },
+    servers: [{ url: '/api' }],
+    resources: [
+      openApiResource('categories', CategoryController, { moduleName: 'shop' }),
+      openApiResource('products', ProductController, { moduleName: 'shop' }),
+    ],
+  });
+  router.get('/openapi.json', (ctx) => {
+    ctx.body = openApi;
+  });
+
   const app = new Koa().use(router.routes()).use(router.allowedMethods());
-  return { app, models, router };
+  return { app, models, router, openApi };
 }

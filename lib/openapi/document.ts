@@ -1,0 +1,84 @@
+/** openApiDocument: an OpenAPI 3.1 description of every resource, built from route plans and models. */
+import { camelCase, pascalCase } from 'change-case';
+import { DEFAULT_CONFIG } from '../core/config.js';
+import { planRoutes, type ControllerShape } from '../core/plan-routes.js';
+import type { AttributeSource, FastCrudConfig, FieldPolicy, PlanOptions } from '../types.js';
+import { objectSchema, requiredOnCreate, attributeSchema, type JsonSchema } from './attribute-schema.js';
+import { operationFor } from './operations.js';
+
+/** One resource as `crud` registers it, with its model and field policy. */
+export interface OpenApiResource extends PlanOptions {
+  readonly Controller: ControllerShape;
+  readonly model: AttributeSource & { readonly name: string };
+  readonly policy: FieldPolicy;
+  readonly config?: FastCrudConfig;
+}
+
+/** The document's title, version and servers, and its resources. */
+export interface OpenApiOptions {
+  readonly info: { readonly title: string; readonly version: string; readonly description?: string };
+  readonly servers?: readonly { readonly url: string }[];
+  readonly resources: readonly OpenApiResource[];
+}
+
+/**
+ * An OpenAPI 3.1 document: a path per planned route (`{id:uuid}` becomes `{id}` with
+ * `format: uuid`), query parameters, request bodies from the fillable attributes, JSend responses
+ * per action and error, and each route's ability as `x-ability`. Hidden attributes never appear.
+ * Pure: it reads the plans, the models' attribute maps and the policies.
+ * @example openApiDocument({ info: { title: 'Shop', version: '1' }, resources: [{ uri: 'products', moduleName: 'shop', Controller, model: Product, policy }] })
+ */
+export function openApiDocument(options: OpenApiOptions): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const schemas: Record<string, JsonSchema> = { ...SHARED_SCHEMAS };
+  for (const resource of options.resources) {
+    const name = pascalCase(resource.model.name);
+    const config = resource.config ?? DEFAULT_CONFIG;
+    const attributes = resource.model.getAttributes();
+    const findAttribute = config.global.find_field in attributes ? config.global.find_field : Object.keys(attributes).find((a) => attributes[a]!.primaryKey);
+    const idSchema = config.global.find_field_is_uuid ? { type: 'string', format: 'uuid' } : findAttribute ? attributeSchema({ ...attributes[findAttribute]!, allowNull: false }) : { type: 'string' };
+    schemas[name] = objectSchema(resource.model, resource.policy.visible);
+    schemas[`${name}Input`] = objectSchema(resource.model, resource.policy.fillable, requiredOnCreate(resource.model, resource.policy.fillable));
+    schemas[`${name}InputPatch`] = { ...objectSchema(resource.model, resource.policy.fillable), minProperties: 1 };
+    const statuses = {
+      search: config.search.http_status, options: config.options.http_status, create: config.create.http_status,
+      export_csv: config.export_csv.http_status, read: config.read.http_status, update: config.update.http_status,
+      delete: config.delete.http_status, soft_delete: config.soft_delete.http_status, restore: config.restore.http_status,
+    };
+    const plan = planRoutes(resource.Controller, resource);
+    for (const def of plan) {
+      const path = `/${def.path.replace(/\{(\w+):uuid\}/g, '{$1}')}`;
+      // update and restore answer several verbs: their ids carry the verb to stay unique.
+      const manyVerbs = plan.filter((other) => other.method === def.method).length > 1;
+      const operationId = `${camelCase(resource.uri)}.${def.method}${manyVerbs ? pascalCase(def.verb) : ''}`;
+      (paths[path] ??= {})[def.verb] = operationFor(def, { record: name, input: `${name}Input`, idSchema, statuses, validationStatus: config.global.validation.http_status }, operationId);
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: { ...options.info },
+    ...(options.servers && { servers: options.servers.map((s) => ({ ...s })) }),
+    paths,
+    components: { schemas },
+  };
+}
+
+const SHARED_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  FailItem: {
+    type: 'object',
+    required: ['field', 'error', 'message'],
+    properties: { field: { type: ['string', 'null'] }, error: { type: 'string', examples: ['required', 'columnNotFound', 'invalidOperator', 'invalidValue', 'type', 'unique', 'recordNotFound', 'forbidden', 'emptyPayload'] }, message: { type: 'string' }, value: {} },
+  },
+  JSendFail: {
+    type: 'object',
+    required: ['status', 'data', 'meta'],
+    properties: { status: { const: 'fail' }, data: { type: 'array', items: { $ref: '#/components/schemas/FailItem' } }, meta: { type: 'object' } },
+  },
+  JSendError: { type: 'object', required: ['status', 'message'], properties: { status: { const: 'error' }, message: { type: 'string' } } },
+  OptionItem: { type: 'object', required: ['label', 'value'], properties: { label: {}, value: {} } },
+  Pagination: {
+    type: 'object',
+    required: ['current', 'perPage', 'pagesCount', 'count'],
+    properties: { current: { type: 'integer' }, perPage: { type: 'integer' }, pagesCount: { type: 'integer' }, count: { type: 'integer' } },
+  },
+};

@@ -1,0 +1,85 @@
+/** One OpenAPI operation per planned route: parameters, body and JSend responses by action. */
+import { OPERATORS } from '../core/filter-parser.js';
+import type { RouteDef } from '../types.js';
+import type { JsonSchema } from './attribute-schema.js';
+
+/** What an operation needs to know about its resource. */
+export interface OperationContext {
+  /** Component names of the record and input schemas. */
+  readonly record: string;
+  readonly input: string;
+  readonly idSchema: JsonSchema;
+  readonly statuses: Readonly<Record<string, number>>;
+  readonly validationStatus: number;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+const success = (data: JsonSchema, meta: JsonSchema = { type: 'object' }) =>
+  json({ type: 'object', required: ['status', 'data', 'meta'], properties: { status: { const: 'success' }, data, meta } });
+const failResponse = (description: string) => ({ description, content: json(ref('JSendFail')) });
+
+const query = (name: string, schema: JsonSchema, description: string, required = false) => ({ name, in: 'query', required, description, schema });
+
+const SEARCH_PARAMETERS = [
+  {
+    name: 'filter',
+    in: 'query',
+    style: 'deepObject',
+    explode: true,
+    description: `filter[column][operator]=value; operators: ${Object.keys(OPERATORS).join(', ')} (none means eq); filter[term]=text searches the term fields`,
+    schema: { type: 'object', additionalProperties: { oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }] } },
+  },
+  query('sort', { type: 'string', examples: ['-price,name'] }, 'Comma-separated columns, a leading - for descending'),
+];
+
+const PAGE_PARAMETERS = [
+  query('page', { type: 'integer', minimum: 1, default: 1 }, 'Page number, from 1'),
+  query('perPage', { type: 'integer', minimum: 1 }, 'Rows per page (capped at search.max_per_page)'),
+  query('skipPagination', { type: 'boolean' }, 'true returns every row'),
+];
+
+/**
+ * The OpenAPI operation of a planned route: summary, parameters, request body, responses and `x-ability`.
+ * @example operationFor(def, context) // { operationId: 'products.read', parameters: [...], responses: { 200: …, 404: … }, 'x-ability': 'shop.access.view' }
+ */
+export function operationFor(def: RouteDef, context: OperationContext, operationId: string): Record<string, unknown> {
+  const id = { name: 'id', in: 'path', required: true, schema: context.idSchema };
+  const status = (action: string) => String(context.statuses[action] ?? 200);
+  const invalid = { [String(context.validationStatus)]: failResponse('The request names an unknown column, operator or value') };
+  const notFound = { '404': failResponse('No record for this id (or it is soft-deleted)') };
+  const forbidden = def.ability === null ? {} : { '403': failResponse(`The caller lacks ${def.ability}`) };
+  const body = (required: boolean) => ({ required: true, content: json(required ? ref(context.input) : { ...ref(`${context.input}Patch`) }) });
+  const writeErrors = {
+    ...invalid,
+    '409': failResponse('A unique or foreign-key constraint refused the write'),
+    '413': failResponse('The body is larger than global.body_limit'),
+    '415': failResponse('The body is not JSON'),
+  };
+  const record = success(ref(context.record));
+  const common = { operationId, tags: [context.record], ...(def.ability !== null && { 'x-ability': def.ability }) };
+  const responses = (specific: Record<string, unknown>) => ({ ...specific, ...forbidden, '500': { description: 'A server fault', content: json(ref('JSendError')) } });
+  switch (def.method) {
+    case 'search':
+      return { ...common, summary: `Search ${context.record} records`, parameters: [...SEARCH_PARAMETERS, ...PAGE_PARAMETERS], responses: responses({ [status('search')]: { description: 'A page of records', content: success({ type: 'array', items: ref(context.record) }, { type: 'object', properties: { pagination: ref('Pagination') } }) }, ...invalid }) };
+    case 'options':
+      return { ...common, summary: `${context.record} options for select boxes`, parameters: [query('label', { type: 'string' }, 'Column returned as label', true), query('value', { type: 'string' }, 'Column returned as value (default options.default_value)')], responses: responses({ [status('options')]: { description: 'Label/value pairs ordered by label', content: success({ type: 'array', items: ref('OptionItem') }) }, ...invalid }) };
+    case 'create':
+      return { ...common, summary: `Create a ${context.record}`, requestBody: body(true), responses: responses({ [status('create')]: { description: 'The created record', content: record }, ...writeErrors }) };
+    case 'exportCsv':
+      return { ...common, summary: `Export ${context.record} records as CSV`, parameters: SEARCH_PARAMETERS, responses: responses({ [status('export_csv')]: { description: 'A CSV download', content: { 'text/csv': { schema: { type: 'string' } } } }, ...invalid }) };
+    case 'read':
+      return { ...common, summary: `Read a ${context.record}`, parameters: [id], responses: responses({ [status('read')]: { description: 'The record', content: record }, ...notFound }) };
+    case 'update':
+      return { ...common, summary: `Update a ${context.record} (partial)`, parameters: [id], requestBody: body(false), responses: responses({ [status('update')]: { description: 'The updated record', content: record }, ...writeErrors, ...notFound }) };
+    case 'delete':
+      return { ...common, summary: `Delete a ${context.record}`, parameters: [id], responses: responses({ [status('delete')]: { description: 'Deleted', content: success({ type: 'null' }) }, ...notFound, '409': failResponse('Related records refuse the delete') }) };
+    case 'softDelete':
+    case 'restore': {
+      const action = def.method === 'softDelete' ? 'soft_delete' : 'restore';
+      return { ...common, summary: `${def.method === 'softDelete' ? 'Soft-delete' : 'Restore'} a ${context.record}`, parameters: [id], responses: responses({ [status(action)]: { description: 'The record', content: record }, ...invalid, ...notFound }) };
+    }
+    default:
+      return { ...common, summary: def.method, responses: responses({ '200': { description: 'A custom action' } }) };
+  }
+}

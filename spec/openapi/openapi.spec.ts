@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Sequelize } from 'sequelize';
+import { CrudController, Options, BaseController, openApiDocument, openApiResource, planRoutes } from '../../lib/index.js';
+import { createDemoApp } from '../../docs/examples/demo/app.js';
+import { defineCatalog } from '../support/catalog.js';
+import { serveDemoInSuite } from '../support/demo.js';
+
+// Models are defined offline: nothing here connects to a database.
+const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
+const catalog = defineCatalog(sequelize, 'oa');
+class ProductController extends CrudController {
+  override hidden = ['secret'];
+  modelClassName() {
+    return catalog.Product;
+  }
+}
+class TagOptions extends Options(BaseController) {
+  modelClassName() {
+    return catalog.Tag;
+  }
+}
+const document = openApiDocument({
+  info: { title: 'Catalog', version: '1' },
+  resources: [openApiResource('admin/products', ProductController, { moduleName: 'shop' }), openApiResource('tags', TagOptions)],
+}) as { paths: Record<string, Record<string, { 'x-ability'?: string; parameters?: { name: string; schema: object }[]; operationId: string }>>; components: { schemas: Record<string, { properties: object; required?: string[] }> } };
+
+async function validate(doc: object) {
+  const result = await new Validator().validate(doc as never);
+  assert.ok(result.valid, JSON.stringify(result.errors, null, 2));
+}
+
+describe('openApiDocument', () => {
+  it('returns a valid OpenAPI 3.1 document (which the validator would refuse if it were not)', async () => {
+    await validate(document);
+    assert.equal((await new Validator().validate({ ...document, info: undefined } as never)).valid, false);
+  });
+
+  it('returns every planned route, with its ability as x-ability', () => {
+    const plan = planRoutes(ProductController, { uri: 'admin/products', moduleName: 'shop' });
+    for (const def of plan) {
+      const operation = document.paths[`/${def.path.replace('{id:uuid}', '{id}')}`]?.[def.verb];
+      assert.ok(operation, `${def.verb} ${def.path}`);
+      assert.equal(operation['x-ability'], def.ability ?? undefined);
+    }
+    assert.deepEqual(Object.keys(document.paths).filter((p) => p.startsWith('/tags')), ['/tags/options']);
+  });
+
+  it('returns unique operation ids', () => {
+    const ids = Object.values(document.paths).flatMap((ops) => Object.values(ops).map((o) => o.operationId));
+    assert.equal(new Set(ids).size, ids.length);
+  });
+
+  it('returns the id as a uuid path parameter', () => {
+    const read = document.paths['/admin/products/{id}']!['get']!;
+    assert.deepEqual(read.parameters?.find((p) => p.name === 'id')?.schema, { type: 'string', format: 'uuid' });
+  });
+
+  it('returns record and input schemas from the policy, required from not-null attributes without defaults', () => {
+    const { OaProduct, OaProductInput } = document.components.schemas;
+    assert.ok('createdAt' in OaProduct!.properties && !('createdAt' in OaProductInput!.properties));
+    assert.deepEqual(OaProductInput!.required, ['sku', 'name', 'price']);
+    assert.deepEqual((OaProductInput!.properties as Record<string, object>)['name'], { type: 'string', maxLength: 60, minLength: 1 });
+    assert.deepEqual((OaProductInput!.properties as Record<string, object>)['stock'], { type: ['integer', 'null'] });
+  });
+
+  it('never shows a hidden attribute', () => {
+    assert.doesNotMatch(JSON.stringify(document.components.schemas['OaProduct']), /secret/);
+  });
+});
+
+describe('the demo serves /openapi.json', () => {
+  const demo = serveDemoInSuite();
+
+  it('answers a valid document that lists the demo routes', async () => {
+    const res = await demo().get('/api/openapi.json');
+    assert.equal(res.status, 200);
+    await validate(res.body);
+    assert.ok(res.body.paths['/products/{id}/restore'].patch);
+    assert.deepEqual(res.body, createDemoApp(new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false })).openApi);
+  });
+});
