@@ -42,12 +42,14 @@ export abstract class BaseController {
   /** The Sequelize model this controller serves (spec: the controller's model class). */
   abstract modelClassName(): ModelStatic<Model>;
 
+  #policy: FieldPolicy | undefined;
+
   /**
-   * The field policy of this controller's model, from its declarations.
+   * The field policy of this controller's model, from its declarations; resolved once per request.
    * @example this.policy().fillable.has('price') // true
    */
   policy(): FieldPolicy {
-    return resolvePolicy(this.modelClassName(), this, this.config);
+    return (this.#policy ??= resolvePolicy(this.modelClassName(), this, this.config));
   }
 
   /**
