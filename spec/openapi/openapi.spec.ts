@@ -80,4 +80,18 @@ describe('the demo serves /openapi.json', () => {
     assert.ok(res.body.paths['/products/{id}/restore'].patch);
     assert.deepEqual(res.body, createDemoApp(new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false })).openApi);
   });
+
+  it('serves the explorer page and its assets from the local package, and nothing else', async () => {
+    const page = await demo().get('/docs');
+    assert.equal(page.status, 200);
+    assert.match(page.text, /src="\/docs\/assets\/swagger-ui-bundle\.js"/);
+    assert.match(page.text, /url: "\/api\/openapi\.json"/);
+    assert.doesNotMatch(page.text, /https?:\/\//);
+    const bundle = await demo().get('/docs/assets/swagger-ui-bundle.js');
+    assert.deepEqual([bundle.status, bundle.headers.get('content-type')], [200, 'text/javascript; charset=utf-8']);
+    assert.ok(bundle.text.includes('SwaggerUIBundle'));
+    for (const path of ['/docs/assets/package.json', '/docs/assets/..%2Fpackage.json', '/docs/assets/index.html']) {
+      assert.equal((await demo().get(path)).status, 404, path);
+    }
+  });
 });

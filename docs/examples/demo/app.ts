@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import type { Sequelize } from 'sequelize';
 import { CrudController, createFastCrud, openApiDocument, openApiResource } from 'koa-fast-crud';
+import { explorerRouter } from './explorer.js';
 import { defineDemoModels } from './models.js';
 
 /**
@@ -48,6 +49,7 @@ export function createDemoApp(sequelize: Sequelize) {
     ctx.body = openApi;
   });
 
-  const app = new Koa().use(router.routes()).use(router.allowedMethods());
+  const explorer = explorerRouter('/api/openapi.json');
+  const app = new Koa().use(router.routes()).use(router.allowedMethods()).use(explorer.routes());
   return { app, models, router, openApi };
 }
