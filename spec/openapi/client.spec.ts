@@ -1,0 +1,18 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { tour } from '../../docs/examples/client/client.js';
+import { TYPES_FILE, demoApiTypes } from '../../docs/examples/client/generate.js';
+import { serveDemoInSuite } from '../support/demo.js';
+
+describe('a typed client generated from the OpenAPI document', () => {
+  const demo = serveDemoInSuite();
+
+  it('is generated from the current document (run npm run openapi:types after changing the demo)', async () => {
+    assert.equal(readFileSync(TYPES_FILE, 'utf8'), await demoApiTypes());
+  });
+
+  it('type-checks (npm test runs tsc over it) and makes real calls to the demo', async () => {
+    assert.deepEqual(await tour(demo().url), { created: 201, name: 'Typed Teapot', pageSize: 2 });
+  });
+});
