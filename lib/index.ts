@@ -5,7 +5,7 @@ export { planRoutes, abilityOf, type ControllerShape } from './core/plan-routes.
 export { parseSort, processSort } from './core/sort-parser.js';
 export { buildOptionsQuery, undeclaredValueColumn, formatOptions, type OptionItem } from './core/options-query.js';
 export { isPlainIdentifier, findColumn, type ResolvedColumn } from './core/columns.js';
-export { DEFAULT_CONFIG, resolveConfig, formatConfigError } from './core/config.js';
+export { DEFAULT_CONFIG, resolveConfig, unsafeResolveConfig, formatConfigError } from './core/config.js';
 export { HttpStatus, isHttpStatus } from './core/http-status.js';
 export { compilePath, isUuid, type CompiledPath } from './core/route-path.js';
 export { success, fail, error, failItemOf } from './core/jsend.js';

@@ -36,8 +36,18 @@ export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
  *   // left({ _tag: 'invalidConfig', key: 'options.http_status', value: 999, expected: 'an HTTP status code' })
  */
 export function resolveConfig(input: unknown = {}, base: FastCrudConfig = DEFAULT_CONFIG): E.Either<ConfigError, FastCrudConfig> {
-  const merged = mergeNode(base as unknown as Node, input, []);
+  const merged = mergeNode(DEFAULT_CONFIG as unknown as Node, base as unknown as Node, input, []);
   return E.map((node: Node) => deepFreeze(node) as unknown as FastCrudConfig)(merged);
+}
+
+/**
+ * `resolveConfig` for registration time: throws a RangeError with `formatConfigError`'s sentence.
+ * @example unsafeResolveConfig({ options: { http_status: 999 } }) // throws 'koa-fast-crud config: options.http_status must be …'
+ */
+export function unsafeResolveConfig(input: unknown, base: FastCrudConfig = DEFAULT_CONFIG): FastCrudConfig {
+  const resolved = resolveConfig(input, base);
+  if (E.isLeft(resolved)) throw new RangeError(formatConfigError(resolved.left));
+  return resolved.right;
 }
 
 /**
@@ -51,24 +61,25 @@ export function formatConfigError(error: ConfigError): string {
 
 type Node = Readonly<Record<string, unknown>>;
 
-function mergeNode(defaults: Node, input: unknown, path: readonly string[]): E.Either<ConfigError, Node> {
-  if (input === undefined) return E.right(defaults);
+/** Checks `input` against the shape of `schema` (DEFAULT_CONFIG's node) and merges it over `base`. */
+function mergeNode(schema: Node, base: Node, input: unknown, path: readonly string[]): E.Either<ConfigError, Node> {
+  if (input === undefined) return E.right(base);
   if (!isPlainObject(input)) return invalid(path, input, 'an object');
   return Object.entries(input).reduce<E.Either<ConfigError, Node>>(
     (merged, [key, value]) =>
       E.chain((node: Node) =>
-        E.map((checked: unknown) => ({ ...node, [key]: checked }))(mergeKey(defaults, key, value, [...path, key])),
+        E.map((checked: unknown) => ({ ...node, [key]: checked }))(mergeKey(schema, base, key, value, [...path, key])),
       )(merged),
-    E.right(defaults),
+    E.right(base),
   );
 }
 
-function mergeKey(defaults: Node, key: string, value: unknown, path: readonly string[]): E.Either<ConfigError, unknown> {
-  if (!Object.hasOwn(defaults, key)) return invalid(path, value, `one of the known keys (${Object.keys(defaults).join(', ')})`);
-  const fallback = defaults[key];
-  if (isPlainObject(fallback)) return mergeNode(fallback, value, path);
-  if (value === undefined) return E.right(fallback);
-  return checkLeaf(key, fallback, value, path);
+function mergeKey(schema: Node, base: Node, key: string, value: unknown, path: readonly string[]): E.Either<ConfigError, unknown> {
+  if (!Object.hasOwn(schema, key)) return invalid(path, value, `one of the known keys (${Object.keys(schema).join(', ')})`);
+  const shape = schema[key];
+  if (isPlainObject(shape)) return mergeNode(shape, base[key] as Node, value, path);
+  if (value === undefined) return E.right(base[key]);
+  return checkLeaf(key, shape, value, path);
 }
 
 function checkLeaf(key: string, fallback: unknown, value: unknown, path: readonly string[]): E.Either<ConfigError, unknown> {

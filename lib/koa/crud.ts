@@ -1,7 +1,6 @@
 /** crud and createFastCrud: apply route plans to a @koa/router instance. */
 import type Router from '@koa/router';
-import * as E from 'fp-ts/lib/Either.js';
-import { DEFAULT_CONFIG, formatConfigError, resolveConfig } from '../core/config.js';
+import { DEFAULT_CONFIG, unsafeResolveConfig } from '../core/config.js';
 import { planRoutes } from '../core/plan-routes.js';
 import { compilePath } from '../core/route-path.js';
 import type { Can, FastCrudConfig, FastCrudConfigInput, RouteDef } from '../types.js';
@@ -70,10 +69,4 @@ function register(
     router[def.verb](path, routeMiddleware(def, { Controller, config, can: options.can, uuidParams: constrained }));
   }
   return plan;
-}
-
-function unsafeResolveConfig(input: FastCrudConfigInput | undefined, base: FastCrudConfig): FastCrudConfig {
-  const resolved = resolveConfig(input, base);
-  if (E.isLeft(resolved)) throw new RangeError(formatConfigError(resolved.left));
-  return resolved.right;
 }

@@ -1,7 +1,6 @@
 /** openApiResource: a resource as `crud` registers it, described for `openApiDocument`. */
 import type { Context } from 'koa';
-import * as E from 'fp-ts/lib/Either.js';
-import { formatConfigError, resolveConfig } from '../core/config.js';
+import { unsafeResolveConfig } from '../core/config.js';
 import type { BaseController } from '../controller/base-controller.js';
 import type { OpenApiResource } from '../openapi/document.js';
 import type { CrudOptions } from './crud.js';
@@ -13,9 +12,7 @@ import type { ControllerClass } from './route-middleware.js';
  * @example openApiDocument({ info, resources: [openApiResource('products', ProductController, { moduleName: 'shop' })] })
  */
 export function openApiResource(uri: string, Controller: ControllerClass, options: Omit<CrudOptions, 'can'> = {}): OpenApiResource {
-  const config = resolveConfig(options.config);
-  if (E.isLeft(config)) throw new RangeError(formatConfigError(config.left));
-  const controller = new Controller({} as Context, config.right) as BaseController;
-  const model = controller.modelClassName();
-  return { ...options, uri, Controller, model, policy: controller.policy(), config: config.right };
+  const config = unsafeResolveConfig(options.config);
+  const controller = new Controller({} as Context, config) as BaseController;
+  return { ...options, uri, Controller, model: controller.modelClassName(), policy: controller.policy(), config };
 }

@@ -40,6 +40,12 @@ describe('resolveConfig', () => {
     assert.deepEqual(E.map((c: typeof base) => c.options)(merged), E.right({ http_status: 203, default_value: 'code' }));
   });
 
+  it('returns a null lookup column over a base that set one: types come from the defaults, values from the base', () => {
+    const base = E.getOrElseW(() => assert.fail())(resolveConfig({ read: { find_field: 'sku' } }));
+    assert.deepEqual(E.map((c: typeof base) => c.read.find_field)(resolveConfig({ read: { find_field: null } }, base)), E.right(null));
+    assert.deepEqual(E.map((c: typeof base) => c.read.find_field)(resolveConfig({}, base)), E.right('sku'));
+  });
+
   it('returns a Left naming key and value for a status outside the enumeration', () => {
     for (const bad of [999, 42, 'abc', 200.5, null]) {
       assert.deepEqual(
