@@ -5,7 +5,6 @@ import type { FindOptions, Model, ModelStatic } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
 import { buildOptionsQuery, formatOptions, undeclaredValueColumn, type OptionItem } from '../core/options-query.js';
 import { singleParam } from '../core/query-params.js';
-import { findColumn } from '../core/columns.js';
 import type { OptionsError, Reply } from '../types.js';
 import type { HookResult } from './records.js';
 
@@ -20,14 +19,8 @@ export function Options<TBase extends AbstractConstructor<BaseController>>(Base:
       const model = this.modelClassName();
       const label = singleParam(ctx.query['label']);
       const value = singleParam(ctx.query['value']);
-      const planned = buildOptionsQuery(model, label, value, this.config);
+      const planned = buildOptionsQuery(model, label, value, this.config, this.policy().visible);
       if (E.isLeft(planned)) return this.answerOptionsError(planned.left);
-      const visible = this.policy().visible;
-      const hidden = [label!, value || this.config.options.default_value].find((name) => {
-        const attribute = findColumn(model, name)?.attribute;
-        return attribute !== undefined && !visible.has(attribute);
-      });
-      if (hidden !== undefined) return this.answerOptionsError({ _tag: 'columnNotFound', field: hidden });
       const undeclared = undeclaredValueColumn(model, value, this.config);
       if (undeclared !== undefined && !(await tableHasColumn(model, undeclared))) {
         return this.answerOptionsError({ _tag: 'columnNotFound', field: undeclared });

@@ -2,7 +2,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { FindOptions } from 'sequelize';
 import type { AttributeSource, FastCrudConfig, OptionsError } from '../types.js';
-import { findColumn, isPlainIdentifier } from './columns.js';
+import { findColumn, isPlainIdentifier, type ResolvedColumn } from './columns.js';
 import { DEFAULT_CONFIG } from './config.js';
 
 /** One option for a select box. */
@@ -17,7 +17,8 @@ export interface OptionItem {
  * Left `required` when label is absent; Left `columnNotFound` when label is not a model attribute
  * (by name or column), or when either name is not a plain identifier. `value` defaults to
  * `config.options.default_value` and is not checked against the model (rule 3): the caller
- * checks that the table has it.
+ * checks that the table has it. With `visible` (a field policy's), a model attribute outside it is
+ * `columnNotFound` too, as label or as value.
  * @example buildOptionsQuery(Category, 'name', undefined)
  *   // right({ attributes: [['id', 'value'], ['name', 'label']], order: [['name', 'ASC']], where: { deletedAt: null }, raw: true })
  */
@@ -26,13 +27,16 @@ export function buildOptionsQuery(
   label: string | undefined,
   value: string | undefined,
   config: Pick<FastCrudConfig, 'options' | 'soft_delete'> = DEFAULT_CONFIG,
+  visible?: ReadonlySet<string>,
 ): E.Either<OptionsError, FindOptions> {
   if (label === undefined || label === '') return E.left({ _tag: 'required', field: 'label' });
+  const hidden = (column: ResolvedColumn | undefined) => column !== undefined && visible !== undefined && !visible.has(column.attribute);
   const labelColumn = isPlainIdentifier(label) ? findColumn(model, label) : undefined;
-  if (labelColumn === undefined) return E.left({ _tag: 'columnNotFound', field: label });
+  if (labelColumn === undefined || hidden(labelColumn)) return E.left({ _tag: 'columnNotFound', field: label });
   const valueName = valueNameOf(value, config);
-  if (!isPlainIdentifier(valueName)) return E.left({ _tag: 'columnNotFound', field: valueName });
-  const valueColumn = findColumn(model, valueName)?.column ?? valueName;
+  const declaredValue = isPlainIdentifier(valueName) ? findColumn(model, valueName) : undefined;
+  if (!isPlainIdentifier(valueName) || hidden(declaredValue)) return E.left({ _tag: 'columnNotFound', field: valueName });
+  const valueColumn = declaredValue?.column ?? valueName;
   const deletedAt = findColumn(model, config.soft_delete.deleted_at_field);
   return E.right({
     attributes: [

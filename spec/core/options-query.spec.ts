@@ -83,6 +83,13 @@ describe('buildOptionsQuery', () => {
     }
   });
 
+  it('returns columnNotFound for an attribute outside the visible set, as label or value', () => {
+    const visible = new Set(['id', 'name']);
+    assert.deepEqual(buildOptionsQuery(Category, 'external_id', 'id', undefined, visible), E.left({ _tag: 'columnNotFound', field: 'external_id' }));
+    assert.deepEqual(buildOptionsQuery(Category, 'name', 'externalId', undefined, visible), E.left({ _tag: 'columnNotFound', field: 'externalId' }));
+    assert.ok(E.isRight(buildOptionsQuery(Category, 'name', 'legacy_code', undefined, visible)));
+  });
+
   it('returns columnNotFound for names inherited from Object.prototype', () => {
     assert.deepEqual(buildOptionsQuery(Tag, 'constructor', 'id'), E.left({ _tag: 'columnNotFound', field: 'constructor' }));
   });
