@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import { Op, type FindOptions, type Includeable, type Model, type ModelStatic } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
 import { csvCell, includeTree, valueAt } from '../core/csv-cells.js';
-import type { Reply, SearchPlan } from '../types.js';
+import type { Reply } from '../types.js';
 import { deletedAtOf, type HookResult } from './records.js';
 import { planRequest } from './search.js';
 import { compileSearch } from './where-compiler.js';
@@ -33,7 +33,7 @@ export function ExportCsv<TBase extends AbstractConstructor<BaseController>>(Bas
       const columns = this.csvColumns ?? Object.fromEntries([...this.policy().visible].map((name) => [name, name]));
       const compiled = { ...compileSearch(model, planned.right, deletedAtOf(this)), include: includesFor(model, Object.keys(columns)) };
       const query = (await this.modifyExportCsvQuery(compiled)) ?? compiled;
-      const batches = batchReader(model, query, planned.right, this.config.export_csv.batch_size);
+      const batches = batchReader(model, query, this.config.export_csv.batch_size);
       const first = await batches.next();
       const csv = stringify({ header: true, columns: Object.entries(columns).map(([key, header]) => ({ key, header })) });
       ctx.status = this.config.export_csv.http_status;
@@ -71,11 +71,13 @@ async function drained(stream: Readable & { write: unknown }): Promise<void> {
 }
 
 /**
- * Reads the query's rows batch by batch: by primary key (keyset) when the order is the
- * primary key alone, otherwise by offset.
+ * Reads the query's rows batch by batch: by primary key (keyset) when the query, as the hook left
+ * it, orders by the primary key ascending alone; otherwise by offset.
  */
-async function* batchReader(model: ModelStatic<Model>, query: FindOptions, plan: SearchPlan, size: number): AsyncGenerator<Record<string, unknown>[], undefined> {
-  const keyset = plan.order.length === 1 && plan.order[0]![0] === model.primaryKeyAttribute && plan.order[0]![1] === 'ASC';
+async function* batchReader(model: ModelStatic<Model>, query: FindOptions, size: number): AsyncGenerator<Record<string, unknown>[], undefined> {
+  const order = query.order as unknown;
+  const only = Array.isArray(order) && order.length === 1 ? (order[0] as unknown) : undefined;
+  const keyset = Array.isArray(only) && only[0] === model.primaryKeyAttribute && /^ASC\b/.test(String(only[1]));
   let last: unknown = undefined;
   for (let offset = 0; ; offset += size) {
     const after = keyset && last !== undefined ? { [model.primaryKeyAttribute]: { [Op.gt]: last } } : undefined;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
-import type { FindOptions, Model } from 'sequelize';
+import { Op, type FindOptions, type Model } from 'sequelize';
 import { BaseController, CrudController, Options, crud } from '../../lib/index.js';
 import { defineCatalog, syncCatalog, type Catalog } from '../support/catalog.js';
 import { closeAll, testDatabases } from '../support/databases.js';
@@ -103,6 +103,12 @@ function controllers(catalog: Catalog) {
       return query;
     }
   }
+  /** Reorders the export in its hook, with batches of two, so batching must follow the hook's order. */
+  class SkuDescendingExport extends ProductController {
+    override modifyExportCsvQuery(query: FindOptions) {
+      return { ...query, order: [['sku', 'DESC']] as FindOptions['order'] };
+    }
+  }
   class NoteController extends CrudController {
     modelClassName() {
       return catalog.Note;
@@ -118,7 +124,7 @@ function controllers(catalog: Catalog) {
       return catalog.Category;
     }
   }
-  return { ProductController, NoteController, TagController, CategoryOptions };
+  return { ProductController, SkuDescendingExport, NoteController, TagController, CategoryOptions };
 }
 
 for (const db of databases) {
@@ -150,11 +156,12 @@ for (const db of databases) {
     before(async () => {
       catalog = defineCatalog(db.sequelize!, 'act');
       await seed();
-      const { ProductController, NoteController, TagController, CategoryOptions } = controllers(catalog);
+      const { ProductController, SkuDescendingExport, NoteController, TagController, CategoryOptions } = controllers(catalog);
       const router = new Router();
       crud(router, 'products', ProductController);
       crud(router, 'by-sku', ProductController, { config: { global: { find_field: 'sku', find_field_is_uuid: false } } });
       crud(router, 'small', ProductController, { only: ['create'], config: { global: { body_limit: 64 }, create: { http_status: 200 } } });
+      crud(router, 'sku-desc', SkuDescendingExport, { only: ['exportCsv'], config: { export_csv: { batch_size: 2 } } });
       crud(router, 'notes', NoteController);
       crud(router, 'tags', TagController);
       crud(router, 'categories', CategoryOptions);
@@ -467,6 +474,14 @@ for (const db of databases) {
         assert.ok(lines.some((l) => l.startsWith('C-3,Crayons 100%,Toys,')));
         assert.ok(!res.text.includes('E-5'));
         assert.deepEqual(calls, ['modifyFilters', 'modifyExportCsvQuery']);
+      });
+
+      it('batches in the order a hook gave the query, losing no row', async () => {
+        const res = await server.get('/sku-desc/export-csv?filter[price][lte]=30');
+        const skus = res.text.trim().split('\n').slice(1).map((line) => line.split(',')[0]!.replace(/^'/, ''));
+        const expected = (await catalog.Product.findAll({ where: { price: { [Op.lte]: 30 }, deletedAt: null }, order: [['sku', 'DESC']] })).map((p) => p.get('sku'));
+        assert.ok(expected.length >= 4);
+        assert.deepEqual(skus, expected);
       });
 
       it('answers 400 before streaming for a bad filter', async () => {
