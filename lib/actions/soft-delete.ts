@@ -6,8 +6,13 @@ import { findColumn } from '../core/columns.js';
 import type { Reply } from '../types.js';
 import { deletedAtOf, findRecord, inTransaction, serialize, type HookResult } from './records.js';
 
-function isParanoid(controller: BaseController): boolean {
-  return (controller.modelClassName() as unknown as { options: { paranoid?: boolean } }).options.paranoid === true;
+/** The soft-delete columns of the controller's model (attribute names), or undefined when it has no deleted-at column. */
+function softDeleteColumns(controller: BaseController): { deletedAt: string; deletedBy: string | undefined; paranoid: boolean } | undefined {
+  const model = controller.modelClassName();
+  const deletedAt = deletedAtOf(controller);
+  if (deletedAt === undefined) return undefined;
+  const deletedBy = findColumn(model, controller.config.soft_delete.deleted_by_field)?.attribute;
+  return { deletedAt, deletedBy, paranoid: (model as unknown as { options: { paranoid?: boolean } }).options.paranoid === true };
 }
 
 /**
@@ -20,16 +25,16 @@ export function SoftDelete<TBase extends AbstractConstructor<BaseController>>(Ba
   abstract class SoftDeleteAction extends Base {
     /** Serves `DELETE <uri>/{id}/soft`: 200 with the record; 404 when missing or already soft-deleted. */
     async softDelete(ctx: Context): Promise<Reply> {
-      const deletedAt = deletedAtOf(this);
-      if (deletedAt === undefined) return this.answerColumnNotFound(this.config.soft_delete.deleted_at_field);
-      const deletedBy = findColumn(this.modelClassName(), this.config.soft_delete.deleted_by_field)?.attribute;
+      const columns = softDeleteColumns(this);
+      if (columns === undefined) return this.answerColumnNotFound(this.config.soft_delete.deleted_at_field);
+      const { deletedAt, deletedBy, paranoid } = columns;
       return inTransaction(this, async (transaction) => {
         const record = await findRecord(this, this.config.soft_delete, 'active', (query) => this.modifySoftDeleteQuery(query));
         if (record === undefined) return this.answerNotFound();
         await this.beforeSoftDelete(record);
         if (deletedBy !== undefined) record.set(deletedBy, await this.softDeleteUserId(ctx));
         // A paranoid model owns its deleted-at column: Sequelize's destroy() sets it.
-        if (isParanoid(this)) await record.save({ transaction }).then(() => record.destroy({ transaction }));
+        if (paranoid) await record.save({ transaction }).then(() => record.destroy({ transaction }));
         else await record.update({ [deletedAt]: new Date() }, { transaction });
         await this.afterSoftDelete(record);
         return this.answerSuccess(serialize(this, record, this.config.soft_delete.method), this.config.soft_delete.http_status);
@@ -65,15 +70,17 @@ export function Restore<TBase extends AbstractConstructor<BaseController>>(Base:
   abstract class RestoreAction extends Base {
     /** Serves `PATCH|PUT <uri>/{id}/restore`: 200 with the record; 404 unless it is soft-deleted. */
     async restore(_ctx: Context): Promise<Reply> {
-      const deletedAt = deletedAtOf(this);
-      if (deletedAt === undefined) return this.answerColumnNotFound(this.config.soft_delete.deleted_at_field);
-      const deletedBy = findColumn(this.modelClassName(), this.config.soft_delete.deleted_by_field)?.attribute;
+      const columns = softDeleteColumns(this);
+      if (columns === undefined) return this.answerColumnNotFound(this.config.soft_delete.deleted_at_field);
+      const { deletedAt, deletedBy, paranoid } = columns;
       return inTransaction(this, async (transaction) => {
         const record = await findRecord(this, this.config.restore, 'trashed', (query) => this.modifyRestoreQuery(query));
         if (record === undefined) return this.answerNotFound();
         await this.beforeRestore(record);
-        if (isParanoid(this)) await record.restore({ transaction });
-        await record.update({ [deletedAt]: null, ...(deletedBy !== undefined && { [deletedBy]: null }) }, { transaction });
+        // A paranoid model clears its own deleted-at column in restore(); the deleted-by column is ours.
+        if (deletedBy !== undefined) record.set(deletedBy, null);
+        if (paranoid) await record.save({ transaction }).then(() => record.restore({ transaction }));
+        else await record.update({ [deletedAt]: null }, { transaction });
         await this.afterRestore(record);
         return this.answerSuccess(serialize(this, record, this.config.restore.method), this.config.restore.http_status);
       });

@@ -25,21 +25,19 @@ function nullsFirst(model: ModelStatic<Model>, direction: 'ASC' | 'DESC'): strin
   return direction === 'ASC' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST';
 }
 
+/** The operators that compare the column with one value. */
+const COMPARISONS = { eq: Op.eq, neq: Op.ne, gt: Op.gt, gte: Op.gte, lt: Op.lt, lte: Op.lte } as const;
+
 function compileCondition(model: ModelStatic<Model>, { attribute, column, op, values }: Condition): WhereOptions {
   const [first, second] = values;
   switch (op) {
     case 'eq':
-      return { [attribute]: { [Op.eq]: first } };
     case 'neq':
-      return { [attribute]: { [Op.ne]: first } };
     case 'gt':
-      return { [attribute]: { [Op.gt]: first } };
     case 'gte':
-      return { [attribute]: { [Op.gte]: first } };
     case 'lt':
-      return { [attribute]: { [Op.lt]: first } };
     case 'lte':
-      return { [attribute]: { [Op.lte]: first } };
+      return { [attribute]: { [COMPARISONS[op]]: first } };
     case 'in':
       return { [attribute]: { [Op.in]: [...values] } };
     case 'nin':
@@ -47,9 +45,8 @@ function compileCondition(model: ModelStatic<Model>, { attribute, column, op, va
     case 'btw':
       return { [attribute]: { [Op.between]: [first, second] } };
     case 'gtn':
-      return { [Op.or]: [{ [attribute]: { [Op.gt]: first } }, { [attribute]: null }] };
     case 'ltn':
-      return { [Op.or]: [{ [attribute]: { [Op.lt]: first } }, { [attribute]: null }] };
+      return { [Op.or]: [{ [attribute]: { [op === 'gtn' ? Op.gt : Op.lt]: first } }, { [attribute]: null }] };
     case 'nn':
       return { [attribute]: { [Op.ne]: null } };
     case 'like':
