@@ -49,7 +49,7 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
   const invalid = { [String(context.validationStatus)]: failResponse('The request names an unknown column, operator or value') };
   const notFound = { '404': failResponse('No record for this id (or it is soft-deleted)') };
   const forbidden = def.ability === null ? {} : { '403': failResponse(`The caller lacks ${def.ability}`) };
-  const body = (required: boolean) => ({ required: true, content: json(required ? ref(context.input) : { ...ref(`${context.input}Patch`) }) });
+  const body = (schema: string) => ({ required: true, content: json(ref(schema)) });
   const writeErrors = {
     ...invalid,
     '409': failResponse('A unique or foreign-key constraint refused the write'),
@@ -65,13 +65,13 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
     case 'options':
       return { ...common, summary: `${context.record} options for select boxes`, parameters: [query('label', { type: 'string' }, 'Column returned as label', true), query('value', { type: 'string' }, 'Column returned as value (default options.default_value)')], responses: responses({ [status('options')]: { description: 'Label/value pairs ordered by label', content: success({ type: 'array', items: ref('OptionItem') }) }, ...invalid }) };
     case 'create':
-      return { ...common, summary: `Create a ${context.record}`, requestBody: body(true), responses: responses({ [status('create')]: { description: 'The created record', content: record }, ...writeErrors }) };
+      return { ...common, summary: `Create a ${context.record}`, requestBody: body(context.input), responses: responses({ [status('create')]: { description: 'The created record', content: record }, ...writeErrors }) };
     case 'exportCsv':
       return { ...common, summary: `Export ${context.record} records as CSV`, parameters: SEARCH_PARAMETERS, responses: responses({ [status('export_csv')]: { description: 'A CSV download', content: { 'text/csv': { schema: { type: 'string' } } } }, ...invalid }) };
     case 'read':
       return { ...common, summary: `Read a ${context.record}`, parameters: [id], responses: responses({ [status('read')]: { description: 'The record', content: record }, ...notFound }) };
     case 'update':
-      return { ...common, summary: `Update a ${context.record} (partial)`, parameters: [id], requestBody: body(false), responses: responses({ [status('update')]: { description: 'The updated record', content: record }, ...writeErrors, ...notFound }) };
+      return { ...common, summary: `Update a ${context.record} (partial)`, parameters: [id], requestBody: body(`${context.input}Patch`), responses: responses({ [status('update')]: { description: 'The updated record', content: record }, ...writeErrors, ...notFound }) };
     case 'delete':
       return { ...common, summary: `Delete a ${context.record}`, parameters: [id], responses: responses({ [status('delete')]: { description: 'Deleted', content: success({ type: 'null' }) }, ...notFound, '409': failResponse('Related records refuse the delete') }) };
     case 'softDelete':
