@@ -30,7 +30,7 @@ export { kindOf, coerceQueryValue, checkBodyValue, type ValueKind } from './core
 export { lookupFor, fillableData, visibleFields, type Lookup, type Scope } from './core/record-plan.js';
 export { csvCell } from './core/csv-cells.js';
 export type { HookResult } from './actions/records.js';
-export { crud, createFastCrud, type CrudOptions, type FastCrudDefaults } from './koa/crud.js';
+export { crud, createFastCrud, type CrudOptions, type FastCrud, type FastCrudDefaults } from './koa/crud.js';
 export { routeMiddleware, type ControllerClass, type RouteRuntime } from './koa/route-middleware.js';
 export { openApiDocument, type OpenApiOptions, type OpenApiResource } from './openapi/document.js';
 export { attributeSchema, objectSchema, requiredOnCreate, type JsonSchema } from './openapi/attribute-schema.js';

@@ -74,6 +74,7 @@ export interface AttributeDefinition {
 
 /** The attribute map of a Sequelize model, as far as planning needs it. */
 export interface AttributeSource {
+  /** Every attribute of the model by name, as Sequelize's `Model.getAttributes()` returns it. */
   getAttributes(): { readonly [name: string]: AttributeDefinition };
 }
 

@@ -31,8 +31,16 @@ export function crud(router: Router, uri: string, Controller: ControllerClass, o
 
 /** Defaults shared by every `crud` call of an app. */
 export interface FastCrudDefaults {
+  /** The ability check for every resource whose `crud` call names a `moduleName` and no `can` of its own. */
   readonly can?: Can;
+  /** Configuration merged over the defaults for every resource; a `crud` call's `config` is merged over it. */
   readonly config?: FastCrudConfigInput;
+}
+
+/** What `createFastCrud` returns. */
+export interface FastCrud {
+  /** `crud` with the app's defaults bound: same arguments, its own options win over the defaults. */
+  readonly crud: typeof crud;
 }
 
 /**
@@ -40,7 +48,7 @@ export interface FastCrudDefaults {
  * The configuration is validated here, once.
  * @example const { crud } = createFastCrud({ can, config: { options: { default_value: 'external_id' } } });
  */
-export function createFastCrud(defaults: FastCrudDefaults = {}): { crud: typeof crud } {
+export function createFastCrud(defaults: FastCrudDefaults = {}): FastCrud {
   const base = unsafeResolveConfig(defaults.config, DEFAULT_CONFIG);
   return {
     crud: (router, uri, Controller, options = {}) =>

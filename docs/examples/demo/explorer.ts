@@ -16,6 +16,7 @@ const page = (specUrl: string) => `<!doctype html>
 <head>
   <meta charset="utf-8">
   <title>koa-fast-crud demo — API explorer</title>
+  <link rel="icon" href="data:,">
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 </head>
 <body>
