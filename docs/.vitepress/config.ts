@@ -13,7 +13,7 @@ function apiItems(): DefaultTheme.SidebarItem[] {
 export default defineConfig({
   title: 'koa-fast-crud',
   description: 'A complete, safe REST API over a Sequelize model for Koa, in one line.',
-  srcExclude: ['examples/**', 'README.md'],
+  srcExclude: ['examples/**', 'generated/**'],
   outDir: '.vitepress/dist',
   cleanUrls: false,
   lastUpdated: false,

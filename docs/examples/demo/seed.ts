@@ -1,5 +1,16 @@
 /** Sample data for the demo: a few categories and products, some of them soft-deleted. */
+import { createHash } from 'node:crypto';
 import type { DemoModels } from './models.js';
+
+/**
+ * A name-based (version 5 style) uuid, so the seeded rows keep their ids across restarts: links
+ * into the demo stay valid, and the doc site's generated examples show the same ids every run.
+ */
+export function stableId(name: string): string {
+  const hex = createHash('sha1').update(`koa-fast-crud demo:${name}`).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
 
 const CATEGORIES = ['Books', 'Garden', 'Kitchen', 'Music', 'Toys', 'Discontinued'];
 
@@ -18,9 +29,10 @@ const PRODUCTS: readonly [sku: string, name: string, price: string, category: st
 export async function seedDemo({ Category, Product }: DemoModels): Promise<void> {
   const sequelize = Category.sequelize!;
   await sequelize.sync({ force: true });
-  const categories = await Category.bulkCreate(CATEGORIES.map((name) => ({ name })));
-  const idOf = (name: string) => categories.find((c) => c.get('name') === name)!.get('id');
-  await Product.bulkCreate(PRODUCTS.map(([sku, name, price, category]) => ({ sku, name, price, categoryId: idOf(category) })));
+  await Category.bulkCreate(CATEGORIES.map((name) => ({ id: stableId(`category:${name}`), name })));
+  await Product.bulkCreate(
+    PRODUCTS.map(([sku, name, price, category]) => ({ id: stableId(`product:${sku}`), sku, name, price, categoryId: stableId(`category:${category}`) })),
+  );
   const now = new Date();
   await Category.update({ deletedAt: now }, { where: { name: 'Discontinued' } });
   await Product.update({ deletedAt: now }, { where: { sku: 'TY-002' } });

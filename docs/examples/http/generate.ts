@@ -1,0 +1,25 @@
+/** `npm run docs:examples`: runs every scenario in scenarios/ against the demo and writes docs/generated/. */
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { renderScenario, type Step } from './exchange.js';
+
+/** Where the rendered scenarios go; doc pages include them with `<!--@include: ../generated/<name>.md-->`. */
+export const GENERATED = new URL('../../generated/', import.meta.url);
+
+/** Every scenario by name (its file name), rendered now. */
+export async function renderAll(): Promise<Map<string, string>> {
+  const rendered = new Map<string, string>();
+  for (const file of readdirSync(new URL('./scenarios/', import.meta.url)).filter((f) => f.endsWith('.ts')).sort()) {
+    const steps = (await import(`./scenarios/${file}`)) as { default: readonly Step[] };
+    rendered.set(basename(file, '.ts'), await renderScenario(steps.default));
+  }
+  return rendered;
+}
+
+if (process.argv[1] === new URL(import.meta.url).pathname) {
+  mkdirSync(GENERATED, { recursive: true });
+  for (const [name, markdown] of await renderAll()) {
+    writeFileSync(new URL(`${name}.md`, GENERATED), markdown);
+    console.log(`docs/generated/${name}.md`);
+  }
+}
