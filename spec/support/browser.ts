@@ -60,7 +60,11 @@ export function browserInSuite(): { open(): Promise<WatchedPage>; shot(page: Pag
         if (message.type() === 'error') problems.push(`console: ${message.text()} (${message.location().url})`);
       });
       page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-      page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
+      page.on('requestfailed', (request) => {
+        // A navigation cancels the prefetches of the page it leaves; that is not a failure.
+        const reason = request.failure()?.errorText ?? '';
+        if (reason !== 'net::ERR_ABORTED') problems.push(`request failed: ${request.url()} ${reason}`);
+      });
       return { page, problems };
     },
     async shot(page, name) {

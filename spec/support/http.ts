@@ -36,7 +36,13 @@ export async function serve(app: Koa<any, any>, errors: unknown[] = []): Promise
     url,
     request,
     get: (path) => request('GET', path),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    // A browser keeps idle connections open (and opens some ahead of requests); close them too, or
+    // close() waits for Node's headers timeout.
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

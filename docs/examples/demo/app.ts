@@ -5,6 +5,7 @@ import type { Sequelize } from 'sequelize';
 import { CrudController, createFastCrud, openApiDocument, openApiResource } from 'koa-fast-crud';
 import { explorerRouter } from './explorer.js';
 import { defineDemoModels } from './models.js';
+import { pageRouter } from './page/router.js';
 
 /**
  * The demo's ability check. A real app asks its auth layer (say `ctx.state.user.can(ability)`);
@@ -24,6 +25,7 @@ export function createDemoApp(sequelize: Sequelize) {
       return models.Category;
     }
   }
+  // #region product-controller
   class ProductController extends CrudController {
     override termFields = ['name', 'sku'];
     override csvColumns = { sku: 'SKU', name: 'Name', 'category.name': 'Category', price: 'Price' };
@@ -31,12 +33,14 @@ export function createDemoApp(sequelize: Sequelize) {
       return models.Product;
     }
   }
+  // #endregion product-controller
 
   const { crud } = createFastCrud({ can: demoCan });
   const router = new Router({ prefix: '/api' });
   crud(router, 'categories', CategoryController, { moduleName: 'shop' });
   crud(router, 'products', ProductController, { moduleName: 'shop' });
 
+  // #region openapi
   const openApi = openApiDocument({
     info: { title: 'koa-fast-crud demo shop', version: '1.0.0' },
     servers: [{ url: '/api' }],
@@ -48,8 +52,10 @@ export function createDemoApp(sequelize: Sequelize) {
   router.get('/openapi.json', (ctx) => {
     ctx.body = openApi;
   });
+  // #endregion openapi
 
   const explorer = explorerRouter('/api/openapi.json');
-  const app = new Koa().use(router.routes()).use(router.allowedMethods()).use(explorer.routes());
+  const page = pageRouter();
+  const app = new Koa().use(router.routes()).use(router.allowedMethods()).use(explorer.routes()).use(page.routes());
   return { app, models, router, openApi };
 }

@@ -19,6 +19,7 @@ const server = app.listen(port, '127.0.0.1', () => {
   const routes = router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `  ${m.padEnd(6)} ${layer.path}`));
   console.log(`koa-fast-crud demo on ${base} (SQLite file ${storage}, seeded afresh)\n`);
   console.log(`Routes:\n${routes.join('\n')}\n`);
+  console.log(`Demo page:    ${base}/   (a product form, a category autocomplete and a product table)`);
   console.log(`API explorer: ${base}/docs   (OpenAPI document: ${base}/api/openapi.json)\n`);
   console.log('Try:');
   console.log(`  curl '${base}/api/categories/options?label=name'`);
