@@ -56,7 +56,7 @@ export function unsafeResolveConfig(input: unknown, base: FastCrudConfig = DEFAU
  *   // 'koa-fast-crud config: options.http_status must be an HTTP status code, got 999'
  */
 export function formatConfigError(error: ConfigError): string {
-  return `koa-fast-crud config: ${error.key} must be ${error.expected}, got ${JSON.stringify(error.value) ?? String(error.value)}`;
+  return `koa-fast-crud config: ${error.key === '' ? 'the configuration' : error.key} must be ${error.expected}, got ${JSON.stringify(error.value) ?? String(error.value)}`;
 }
 
 type Node = Readonly<Record<string, unknown>>;

@@ -4,6 +4,7 @@ import { DEFAULT_CONFIG, unsafeResolveConfig } from '../core/config.js';
 import { planRoutes } from '../core/plan-routes.js';
 import { compilePath } from '../core/route-path.js';
 import type { Can, FastCrudConfig, FastCrudConfigInput, RouteDef } from '../types.js';
+import { describeResource, type openApiResource } from './openapi-resource.js';
 import { routeMiddleware, type ControllerClass } from './route-middleware.js';
 
 /** Options of one `crud` call. */
@@ -41,10 +42,13 @@ export interface FastCrudDefaults {
 export interface FastCrud {
   /** `crud` with the app's defaults bound: same arguments, its own options win over the defaults. */
   readonly crud: typeof crud;
+  /** `openApiResource` over the same configuration, so the document shows the statuses and `{id}` format the routes use. */
+  readonly openApiResource: typeof openApiResource;
 }
 
 /**
  * Binds `can` and configuration once for an app with many resources; per-call options override them.
+ * Describe the same resources for OpenAPI with the `openApiResource` it returns.
  * The configuration is validated here, once.
  * @example const { crud } = createFastCrud({ can, config: { options: { default_value: 'external_id' } } });
  */
@@ -53,6 +57,7 @@ export function createFastCrud(defaults: FastCrudDefaults = {}): FastCrud {
   return {
     crud: (router, uri, Controller, options = {}) =>
       register(router, uri, Controller, { ...options, can: options.can ?? defaults.can }, base),
+    openApiResource: (uri, Controller, options = {}) => describeResource(uri, Controller, options, base),
   };
 }
 

@@ -90,6 +90,13 @@ describe('resolveConfig', () => {
 });
 
 describe('formatConfigError', () => {
+  it('names the whole configuration when it is not an object', () => {
+    assert.equal(
+      formatConfigError({ _tag: 'invalidConfig', key: '', value: 5, expected: 'an object' }),
+      'koa-fast-crud config: the configuration must be an object, got 5',
+    );
+  });
+
   it('returns a sentence naming the key, the expectation and the value', () => {
     assert.equal(
       formatConfigError({ _tag: 'invalidConfig', key: 'options.http_status', value: 999, expected: 'an HTTP status code' }),

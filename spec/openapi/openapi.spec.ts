@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Sequelize } from 'sequelize';
-import { CrudController, Options, BaseController, openApiDocument, openApiResource, planRoutes } from '../../lib/index.js';
+import { CrudController, Options, BaseController, createFastCrud, openApiDocument, openApiResource, planRoutes } from '../../lib/index.js';
 import { createDemoApp } from '../../docs/examples/demo/app.js';
 import { defineCatalog } from '../support/catalog.js';
 import { serveDemoInSuite } from '../support/demo.js';
@@ -55,6 +55,15 @@ describe('openApiDocument', () => {
   it('returns the id as a uuid path parameter', () => {
     const read = document.paths['/admin/products/{id}']!['get']!;
     assert.deepEqual(read.parameters?.find((p) => p.name === 'id')?.schema, { type: 'string', format: 'uuid' });
+  });
+
+  it("describes createFastCrud's resources with its configuration, as its crud registers them", () => {
+    const app = createFastCrud({ config: { create: { http_status: 200 }, global: { validation: { http_status: 422 } } } });
+    const doc = openApiDocument({ info: { title: 'Catalog', version: '1' }, resources: [app.openApiResource('products', ProductController, { config: { read: { http_status: 203 } } })] }) as typeof document;
+    const responses = (path: string, verb: string) => Object.keys((doc.paths[path]![verb] as unknown as { responses: object }).responses);
+    assert.ok(responses('/products', 'post').includes('200') && !responses('/products', 'post').includes('201'));
+    assert.ok(responses('/products/{id}', 'get').includes('203'));
+    assert.ok(responses('/products', 'post').includes('422') && !responses('/products', 'post').includes('400'));
   });
 
   it('returns record and input schemas from the policy, required from not-null attributes without defaults', () => {

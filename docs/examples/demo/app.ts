@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import type { Sequelize } from 'sequelize';
-import { CrudController, createFastCrud, openApiDocument, openApiResource } from 'koa-fast-crud';
+import { CrudController, createFastCrud, openApiDocument } from 'koa-fast-crud';
 import { explorerRouter } from './explorer.js';
 import { defineDemoModels } from './models.js';
 import { pageRouter } from './page/router.js';
@@ -35,7 +35,7 @@ export function createDemoApp(sequelize: Sequelize) {
   }
   // #endregion product-controller
 
-  const { crud } = createFastCrud({ can: demoCan });
+  const { crud, openApiResource } = createFastCrud({ can: demoCan });
   const router = new Router({ prefix: '/api' });
   crud(router, 'categories', CategoryController, { moduleName: 'shop' });
   crud(router, 'products', ProductController, { moduleName: 'shop' });
