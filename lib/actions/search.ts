@@ -10,16 +10,28 @@ import { deletedAtOf, serialize, type HookResult } from './records.js';
 import { compileSearch } from './where-compiler.js';
 
 /** Query-string limits: brackets at most 3 deep, 100 array items, 200 parameters. */
-const QS_OPTIONS = { depth: 3, arrayLimit: 100, parameterLimit: 200, allowPrototypes: false, strictDepth: true } as const;
+const QS_OPTIONS = { depth: 3, arrayLimit: 100, parameterLimit: 200, allowPrototypes: false, strictDepth: true, throwOnLimitExceeded: true } as const;
+
+/** What a query string beyond each qs limit is told; a limit is never met by silently dropping parameters. */
+const LIMIT_MESSAGES: readonly (readonly [RegExp, string])[] = [
+  [/depth/i, `The query string nests deeper than ${QS_OPTIONS.depth} brackets`],
+  [/parameter limit/i, `The query string has more than ${QS_OPTIONS.parameterLimit} parameters`],
+  [/array limit/i, `A list in the query string has more than ${QS_OPTIONS.arrayLimit} items`],
+];
 
 /**
- * The bracket query string of a request, parsed with qs within fixed limits; Left when nested too deep.
+ * The bracket query string of a request, parsed with qs within fixed limits; Left when it goes
+ * beyond one (nesting, parameter count, list length).
  * @example parseQuery('filter[price][gte]=100&sort=-price') // right({ filter: { price: { gte: '100' } }, sort: '-price' })
  */
 export function parseQuery(querystring: string): E.Either<FailItem, Record<string, unknown>> {
   return E.tryCatch(
     () => qs.parse(querystring, QS_OPTIONS),
-    () => ({ field: 'filter', error: 'invalidValue', message: `The query string nests deeper than ${QS_OPTIONS.depth} brackets` }),
+    (thrown) => {
+      const reason = thrown instanceof Error ? thrown.message : '';
+      const message = LIMIT_MESSAGES.find(([pattern]) => pattern.test(reason))?.[1] ?? 'The query string cannot be parsed';
+      return { field: 'filter', error: 'invalidValue', message };
+    },
   );
 }
 

@@ -1,5 +1,6 @@
 /** The shell's compiler: a checked SearchPlan becomes Sequelize find options, per dialect. */
 import { Op, Sequelize, type FindOptions, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
+import { kindOf } from '../core/attribute-kinds.js';
 import type { Condition, SearchPlan } from '../types.js';
 
 /**
@@ -58,8 +59,13 @@ function compileCondition(model: ModelStatic<Model>, { attribute, column, op, va
 
 /** Case-insensitive "contains" in which `%` and `_` match themselves. */
 function contains(model: ModelStatic<Model>, column: string, text: string): WhereOptions {
-  const qualified = Sequelize.col(`${model.name}.${column}`);
   const dialect = model.sequelize!.getDialect();
+  const col = Sequelize.col(`${model.name}.${column}`);
+  // A term field may be a number or a uuid: PostgreSQL will not match one with a pattern, and MariaDB
+  // stores a uuid as a binary (case-sensitive) string; both search its text.
+  const attribute = Object.values(model.getAttributes()).find((a) => a.field === column);
+  const asText = dialect === 'postgres' ? 'TEXT' : dialect === 'sqlite' ? undefined : 'CHAR';
+  const qualified = asText && attribute && kindOf(attribute) !== 'string' ? Sequelize.cast(col, asText) : col;
   if (dialect === 'sqlite') {
     // SQLite has no default LIKE escape character: find the text instead, lower-cased on both sides.
     return Sequelize.where(Sequelize.fn('instr', Sequelize.fn('lower', qualified), Sequelize.fn('lower', text)), Op.gt, 0);

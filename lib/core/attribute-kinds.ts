@@ -8,7 +8,7 @@ export type ValueKind = 'integer' | 'number' | 'boolean' | 'date' | 'dateonly' |
 
 const KINDS: Readonly<Record<string, ValueKind>> = {
   INTEGER: 'integer', BIGINT: 'integer', SMALLINT: 'integer', TINYINT: 'integer', MEDIUMINT: 'integer',
-  DECIMAL: 'number', FLOAT: 'number', DOUBLE: 'number', REAL: 'number', NUMBER: 'number',
+  DECIMAL: 'number', FLOAT: 'number', DOUBLE: 'number', 'DOUBLE PRECISION': 'number', REAL: 'number', NUMBER: 'number',
   BOOLEAN: 'boolean', DATE: 'date', DATEONLY: 'dateonly', UUID: 'uuid',
   STRING: 'string', TEXT: 'string', CHAR: 'string', CITEXT: 'string', ENUM: 'enum', JSON: 'json', JSONB: 'json',
 };

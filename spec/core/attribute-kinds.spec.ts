@@ -14,6 +14,11 @@ describe('kindOf', () => {
       ['integer', 'number', 'boolean', 'date', 'dateonly', 'uuid', 'string', 'enum', 'json', 'other'],
     );
   });
+
+  it('returns number for every floating type, whatever key Sequelize gives it', () => {
+    // DataTypes.DOUBLE's key is 'DOUBLE PRECISION': a DOUBLE column was once left unchecked.
+    assert.deepEqual([DataTypes.DOUBLE(), DataTypes.FLOAT(), DataTypes.REAL()].map((t) => kindOf(attr(t))), ['number', 'number', 'number']);
+  });
 });
 
 describe('coerceQueryValue', () => {

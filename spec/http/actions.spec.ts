@@ -109,6 +109,13 @@ function controllers(catalog: Catalog) {
       return { ...query, order: [['sku', 'DESC']] as FindOptions['order'] };
     }
   }
+  /** Term fields that are not text: a number, a uuid. */
+  class NumericTermProducts extends ProductController {
+    override termFields = ['stock'];
+  }
+  class UuidTermProducts extends ProductController {
+    override termFields = ['id'];
+  }
   class NoteController extends CrudController {
     modelClassName() {
       return catalog.Note;
@@ -124,7 +131,7 @@ function controllers(catalog: Catalog) {
       return catalog.Category;
     }
   }
-  return { ProductController, SkuDescendingExport, NoteController, TagController, CategoryOptions };
+  return { ProductController, SkuDescendingExport, NumericTermProducts, UuidTermProducts, NoteController, TagController, CategoryOptions };
 }
 
 for (const db of databases) {
@@ -156,13 +163,15 @@ for (const db of databases) {
     before(async () => {
       catalog = defineCatalog(db.sequelize!, 'act');
       await seed();
-      const { ProductController, SkuDescendingExport, NoteController, TagController, CategoryOptions } = controllers(catalog);
+      const { ProductController, SkuDescendingExport, NumericTermProducts, UuidTermProducts, NoteController, TagController, CategoryOptions } = controllers(catalog);
       const router = new Router();
       crud(router, 'products', ProductController);
       crud(router, 'by-sku', ProductController, { config: { global: { find_field: 'sku', find_field_is_uuid: false } } });
       crud(router, 'small', ProductController, { only: ['create'], config: { global: { body_limit: 64 }, create: { http_status: 200 } } });
       crud(router, 'sku-desc', SkuDescendingExport, { only: ['exportCsv'], config: { export_csv: { batch_size: 2 } } });
       crud(router, 'notes', NoteController);
+      crud(router, 'numeric-term', NumericTermProducts, { only: ['search'] });
+      crud(router, 'uuid-term', UuidTermProducts, { only: ['search'] });
       crud(router, 'tags', TagController);
       crud(router, 'categories', CategoryOptions);
       const app = new Koa().use(async (ctx, next) => {
@@ -263,6 +272,25 @@ for (const db of databases) {
           assert.deepEqual(res.body.data.map((f: { field: string; error: string }) => [f.field, f.error]), [[field, error]]);
         });
       }
+
+      it('refuses a query string beyond its parameter or list limits instead of dropping the rest', async () => {
+        const params = (n: number) => Array.from({ length: n }, (_, i) => `p${i}=1`).join('&');
+        const ok = await server.get(`/products?${params(199)}&filter[sku]=B-2`);
+        assert.deepEqual(names(ok), ['Ball']);
+        for (const query of [`${params(200)}&filter[sku]=B-2`, Array.from({ length: 101 }, () => 'filter[sku][in][]=B-2').join('&')]) {
+          const res = await server.get(`/products?${query}`);
+          assert.equal(res.status, 400, res.text);
+          assert.deepEqual(res.body.data.map((f: { field: string; error: string }) => [f.field, f.error]), [['filter', 'invalidValue']]);
+        }
+      });
+
+      it('term-searches number and uuid columns as their text', async () => {
+        const res = await server.get('/numeric-term?sort=name&filter[term]=12');
+        assert.equal(res.status, 200, res.text);
+        assert.deepEqual(names(res), ['Dice_set']);
+        const id = await productId('A-1');
+        assert.deepEqual(names(await server.get(`/uuid-term?filter[term]=${id.slice(0, 13).toUpperCase()}`)), ['Atlas']);
+      });
 
       it('answers 400 for a term search on a resource with no term fields', async () => {
         assert.equal((await server.get('/notes?filter[term]=x')).body.data[0].field, 'term');
