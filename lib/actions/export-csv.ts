@@ -20,7 +20,7 @@ import { compileSearch } from './where-compiler.js';
  */
 export function ExportCsv<TBase extends AbstractConstructor<BaseController>>(Base: TBase) {
   abstract class ExportCsvAction extends Base {
-    /** Columns and their headers; dot paths reach into associations. Default: every visible attribute. */
+    /** Columns and their headers; dot paths reach into associations; hidden attributes are left out. Default: every visible attribute. */
     csvColumns: Readonly<Record<string, string>> | undefined = undefined;
     /** The download's file name without `.csv`; default: the table name. */
     csvFileName: string | undefined = undefined;
@@ -30,7 +30,7 @@ export function ExportCsv<TBase extends AbstractConstructor<BaseController>>(Bas
       const planned = await planRequest(this, false);
       if (E.isLeft(planned)) return planned.left;
       const model = this.modelClassName();
-      const columns = this.csvColumns ?? Object.fromEntries([...this.policy().visible].map((name) => [name, name]));
+      const columns = csvColumnsOf(this.csvColumns, model, this.policy().visible);
       const compiled = { ...compileSearch(model, planned.right, deletedAtOf(this)), include: includesFor(model, Object.keys(columns)) };
       const query = (await this.modifyExportCsvQuery(compiled)) ?? compiled;
       const batches = batchReader(model, query, this.config.export_csv.batch_size);
@@ -51,6 +51,16 @@ export function ExportCsv<TBase extends AbstractConstructor<BaseController>>(Bas
     modifyExportCsvQuery(_query: FindOptions): HookResult<FindOptions> {}
   }
   return ExportCsvAction;
+}
+
+/**
+ * The export's columns: `csvColumns` less any of the model's own attributes that are hidden (hidden
+ * wins, even over the controller's list), or every visible attribute when it is not set.
+ */
+function csvColumnsOf(declared: Readonly<Record<string, string>> | undefined, model: ModelStatic<Model>, visible: ReadonlySet<string>): Record<string, string> {
+  if (declared === undefined) return Object.fromEntries([...visible].map((name) => [name, name]));
+  const attributes = model.getAttributes();
+  return Object.fromEntries(Object.entries(declared).filter(([path]) => !Object.hasOwn(attributes, path) || visible.has(path)));
 }
 
 type Batch = IteratorResult<Record<string, unknown>[], undefined>;
