@@ -21,5 +21,6 @@ export function openApiResource(uri: string, Controller: ControllerClass, option
 export function describeResource(uri: string, Controller: ControllerClass, options: Omit<CrudOptions, 'can'>, base: FastCrudConfig): OpenApiResource {
   const config = unsafeResolveConfig(options.config, base);
   const controller = new Controller({} as Context, config) as BaseController;
-  return { ...options, uri, Controller, model: controller.modelClassName(), policy: controller.policy(), config };
+  const termKey = controller.termFields.length > 0 ? controller.termKey : undefined;
+  return { ...options, uri, Controller, model: controller.modelClassName(), policy: controller.policy(), config, termKey };
 }

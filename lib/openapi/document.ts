@@ -12,6 +12,8 @@ export interface OpenApiResource extends PlanOptions {
   readonly model: AttributeSource & { readonly name: string };
   readonly policy: FieldPolicy;
   readonly config?: FastCrudConfig;
+  /** The term search's filter key (`termKey`) when the controller has term fields. */
+  readonly termKey?: string | undefined;
 }
 
 /** The document's title, version and servers, and its resources. */
@@ -51,7 +53,7 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
       // update and restore answer several verbs: their ids carry the verb to stay unique.
       const manyVerbs = plan.filter((other) => other.method === def.method).length > 1;
       const operationId = `${camelCase(resource.uri)}.${def.method}${manyVerbs ? pascalCase(def.verb) : ''}`;
-      (paths[path] ??= {})[def.verb] = operationFor(def, { record: name, input: `${name}Input`, idSchema, statuses, validationStatus: config.global.validation.http_status }, operationId);
+      (paths[path] ??= {})[def.verb] = operationFor(def, { record: name, input: `${name}Input`, idSchema, statuses, validationStatus: config.global.validation.http_status, termKey: resource.termKey }, operationId);
     }
   }
   return {

@@ -11,6 +11,8 @@ export interface OperationContext {
   readonly idSchema: JsonSchema;
   readonly statuses: Readonly<Record<string, number>>;
   readonly validationStatus: number;
+  /** The term search's filter key, or undefined when the resource has no term fields. */
+  readonly termKey?: string | undefined;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -21,13 +23,15 @@ const failResponse = (description: string) => ({ description, content: json(ref(
 
 const query = (name: string, schema: JsonSchema, description: string, required = false) => ({ name, in: 'query', required, description, schema });
 
-const SEARCH_PARAMETERS = [
+const searchParameters = (termKey: string | undefined) => [
   {
     name: 'filter',
     in: 'query',
     style: 'deepObject',
     explode: true,
-    description: `filter[column][operator]=value; operators: ${Object.keys(OPERATORS).join(', ')} (none means eq); filter[term]=text searches the term fields`,
+    description:
+      `filter[column][operator]=value; operators: ${Object.keys(OPERATORS).join(', ')} (none means eq)` +
+      (termKey === undefined ? '' : `; filter[${termKey}]=text searches the term fields`),
     schema: { type: 'object', additionalProperties: { oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }] } },
   },
   query('sort', { type: 'string', examples: ['-price,name'] }, 'Comma-separated columns, a leading - for descending'),
@@ -61,13 +65,13 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
   const responses = (specific: Record<string, unknown>) => ({ ...specific, ...forbidden, '500': { description: 'A server fault', content: json(ref('JSendError')) } });
   switch (def.method) {
     case 'search':
-      return { ...common, summary: `Search ${context.record} records`, parameters: [...SEARCH_PARAMETERS, ...PAGE_PARAMETERS], responses: responses({ [status('search')]: { description: 'A page of records', content: success({ type: 'array', items: ref(context.record) }, { type: 'object', properties: { pagination: ref('Pagination') } }) }, ...invalid }) };
+      return { ...common, summary: `Search ${context.record} records`, parameters: [...searchParameters(context.termKey), ...PAGE_PARAMETERS], responses: responses({ [status('search')]: { description: 'A page of records', content: success({ type: 'array', items: ref(context.record) }, { type: 'object', properties: { pagination: ref('Pagination') } }) }, ...invalid }) };
     case 'options':
       return { ...common, summary: `${context.record} options for select boxes`, parameters: [query('label', { type: 'string' }, 'Column returned as label', true), query('value', { type: 'string' }, 'Column returned as value (default options.default_value)')], responses: responses({ [status('options')]: { description: 'Label/value pairs ordered by label', content: success({ type: 'array', items: ref('OptionItem') }) }, ...invalid }) };
     case 'create':
       return { ...common, summary: `Create a ${context.record}`, requestBody: body(context.input), responses: responses({ [status('create')]: { description: 'The created record', content: record }, ...writeErrors }) };
     case 'exportCsv':
-      return { ...common, summary: `Export ${context.record} records as CSV`, parameters: SEARCH_PARAMETERS, responses: responses({ [status('export_csv')]: { description: 'A CSV download', content: { 'text/csv': { schema: { type: 'string' } } } }, ...invalid }) };
+      return { ...common, summary: `Export ${context.record} records as CSV`, parameters: searchParameters(context.termKey), responses: responses({ [status('export_csv')]: { description: 'A CSV download', content: { 'text/csv': { schema: { type: 'string' } } } }, ...invalid }) };
     case 'read':
       return { ...common, summary: `Read a ${context.record}`, parameters: [id], responses: responses({ [status('read')]: { description: 'The record', content: record }, ...notFound }) };
     case 'update':

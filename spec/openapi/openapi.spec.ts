@@ -57,6 +57,17 @@ describe('openApiDocument', () => {
     assert.deepEqual(read.parameters?.find((p) => p.name === 'id')?.schema, { type: 'string', format: 'uuid' });
   });
 
+  it("names the controller's term key in the filter parameter, and no term search where there are no term fields", () => {
+    class Renamed extends ProductController {
+      override termFields = ['name'];
+      override termKey = 'q';
+    }
+    const doc = openApiDocument({ info: { title: 't', version: '1' }, resources: [openApiResource('renamed', Renamed), openApiResource('plain', ProductController)] }) as typeof document;
+    const filterOf = (path: string) => (doc.paths[path]!['get']!.parameters as unknown as { name: string; description: string }[]).find((p) => p.name === 'filter')!.description;
+    assert.match(filterOf('/renamed'), /filter\[q\]=text/);
+    assert.doesNotMatch(filterOf('/plain'), /term/);
+  });
+
   it("describes createFastCrud's resources with its configuration, as its crud registers them", () => {
     const app = createFastCrud({ config: { create: { http_status: 200 }, global: { validation: { http_status: 422 } } } });
     const doc = openApiDocument({ info: { title: 'Catalog', version: '1' }, resources: [app.openApiResource('products', ProductController, { config: { read: { http_status: 203 } } })] }) as typeof document;

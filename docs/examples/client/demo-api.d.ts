@@ -316,7 +316,7 @@ export interface operations {
     "categories.search": {
         parameters: {
             query?: {
-                /** @description filter[column][operator]=value; operators: eq, neq, like, gt, gte, lt, lte, gtn, ltn, json, in, nin, btw, nn (none means eq); filter[term]=text searches the term fields */
+                /** @description filter[column][operator]=value; operators: eq, neq, like, gt, gte, lt, lte, gtn, ltn, json, in, nin, btw, nn (none means eq) */
                 filter?: {
                     [key: string]: string | {
                         [key: string]: string;
@@ -516,7 +516,7 @@ export interface operations {
     "categories.exportCsv": {
         parameters: {
             query?: {
-                /** @description filter[column][operator]=value; operators: eq, neq, like, gt, gte, lt, lte, gtn, ltn, json, in, nin, btw, nn (none means eq); filter[term]=text searches the term fields */
+                /** @description filter[column][operator]=value; operators: eq, neq, like, gt, gte, lt, lte, gtn, ltn, json, in, nin, btw, nn (none means eq) */
                 filter?: {
                     [key: string]: string | {
                         [key: string]: string;
