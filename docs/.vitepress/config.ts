@@ -17,7 +17,9 @@ export default defineConfig({
   outDir: '.vitepress/dist',
   cleanUrls: false,
   lastUpdated: false,
+  head: [['link', { rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }]],
   themeConfig: {
+    logo: '/favicon.svg',
     search: { provider: 'local' },
     nav: [
       { text: 'Guide', link: '/guide/getting-started' },

@@ -24,7 +24,7 @@ const server = app.listen(port, '127.0.0.1', () => {
   console.log('Try:');
   console.log(`  curl '${base}/api/categories/options?label=name'`);
   console.log(`  curl '${base}/api/products?filter[price][gte]=30&sort=-price&perPage=3'`);
-  console.log(`  curl '${base}/api/products?filter[term]=kit'`);
+  console.log(`  curl '${base}/api/products?filter[term]=pan'`);
   console.log(`  curl '${base}/api/products/export-csv' -o products.csv`);
   console.log(`  curl '${base}/api/products/options?label=name&value=sku'`);
   console.log(`  curl '${base}/api/categories/options'              # 400: label is required`);

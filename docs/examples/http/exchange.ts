@@ -14,7 +14,7 @@ import { seedDemo } from '../demo/seed.js';
 export interface Step {
   /** A sentence shown above the exchange. */
   readonly title: string;
-  /** `METHOD /path?query`; `{name}` is replaced by a value an earlier step saved. */
+  /** `METHOD /path?query`; `{name}` here and in the body is replaced by a value an earlier step saved. */
   readonly request: string;
   /** Request headers besides the JSON content type a body implies. */
   readonly headers?: Readonly<Record<string, string>>;
@@ -48,13 +48,15 @@ export async function renderScenario(steps: readonly Step[]): Promise<string> {
   const sections: string[] = [];
   try {
     for (const step of steps) {
-      const request = step.request.replace(/\{(\w+)\}/g, (_, name: string) => {
-        const value = saved.get(name);
-        if (value === undefined) throw new Error(`${step.request}: {${name}} was not saved by an earlier step`);
-        return value;
-      });
+      const fill = (text: string) =>
+        text.replace(/\{(\w+)\}/g, (_, name: string) => {
+          const value = saved.get(name);
+          if (value === undefined) throw new Error(`${step.request}: {${name}} was not saved by an earlier step`);
+          return value;
+        });
+      const request = fill(step.request);
       const [method, path] = request.split(' ') as [string, string];
-      const body = step.body === undefined ? undefined : typeof step.body === 'string' ? step.body : JSON.stringify(step.body, null, 2);
+      const body = step.body === undefined ? undefined : fill(typeof step.body === 'string' ? step.body : JSON.stringify(step.body, null, 2));
       const headers = { ...(body !== undefined && { 'Content-Type': 'application/json' }), ...step.headers };
       const response = await fetch(base + path, { method, headers, ...(body !== undefined && { body }) });
       const text = await response.text();

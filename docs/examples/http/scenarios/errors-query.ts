@@ -1,0 +1,17 @@
+/** Query-string errors of search, exportCsv and options, for docs/guide/errors.md. */
+import type { Step } from '../exchange.js';
+
+export default [
+  { title: 'options without its required `label`: `required`', request: 'GET /api/categories/options' },
+  {
+    title: 'An unknown filter column, an operator that does not apply, an unknown sort column: `columnNotFound`, `invalidOperator`',
+    request: 'GET /api/products?filter[colour]=red&filter[price][like]=9&sort=weight',
+  },
+  { title: 'A value column the table does not have: `columnNotFound`', request: 'GET /api/categories/options?label=name&value=code' },
+  { title: 'A term search on a resource without term fields: `columnNotFound`', request: 'GET /api/categories?filter[term]=garden' },
+  {
+    title: 'Values that do not fit the column or the parameter: `invalidValue`',
+    request: 'GET /api/products?filter[price][gt]=cheap&filter[categoryId]=kitchen&perPage=0',
+  },
+  { title: 'A query string nested deeper than three brackets: `invalidValue`', request: 'GET /api/products?filter[name][like][x][y]=1' },
+] satisfies Step[];

@@ -1,0 +1,10 @@
+/** Filtering mistakes for docs/guide/filtering.md. */
+import type { Step } from '../exchange.js';
+
+export default [
+  {
+    title: 'Every mistake at once: a value of the wrong type, an operator the column does not take, an unknown column',
+    request: 'GET /api/products?filter[price][gte]=cheap&filter[name][json]=1&filter[colour]=red',
+  },
+  { title: 'Brackets nested deeper than three levels', request: 'GET /api/products?filter[name][like][x][y]=1' },
+] satisfies Step[];
