@@ -65,7 +65,7 @@ const uuidMatch: LifecycleStep[] = [
 ];
 const queryString: LifecycleStep[] = [
   { kind: 'step', label: 'Parse the query string', detail: 'qs: at most 3 brackets deep, 100 array items, 200 parameters' },
-  { kind: 'exit', status: [400], label: 'invalidValue: nested too deep' },
+  { kind: 'exit', status: [400], label: 'invalidValue: beyond a limit' },
 ];
 const jsonBody: LifecycleStep[] = [
   { kind: 'step', label: 'Read the JSON body', detail: 'at most global.body_limit bytes' },
