@@ -13,20 +13,10 @@ import { BaseController, DEFAULT_CONFIG, crud, openApiDocument, openApiResource,
 import { Customer, CustomerController, app, sequelize } from '../../docs/examples/field-policy.js';
 import { defineDemoModels } from '../../docs/examples/demo/models.js';
 import { serve, type TestServer } from '../support/http.js';
+import { tableUnder } from '../support/markdown.js';
 
 const PAGE = readFileSync('docs/guide/field-policy.md', 'utf8');
 const PROPERTIES = ['hidden', 'fillable', 'sortable', 'filterable', 'termFields', 'termKey'] as const;
-
-/** The rows of the Markdown table under a heading, as cells. */
-function tableUnder(markdown: string, heading: string): string[][] {
-  const section = markdown.split(/^## /m).find((part) => part.startsWith(heading));
-  assert.ok(section, `no section "## ${heading}"`);
-  return section
-    .split('\n')
-    .filter((line) => line.startsWith('|') && !/^\|[-| ]+\|$/.test(line))
-    .slice(1)
-    .map((line) => line.slice(1, -1).split('|').map((cell) => cell.trim()));
-}
 
 describe('docs/guide/field-policy.md', () => {
   class Probe extends BaseController {

@@ -11,21 +11,9 @@ import { Customer, app, sequelize } from '../../docs/examples/options/customers.
 import { listOptions } from '../../docs/examples/options/options-query.js';
 import { serveDemoInSuite } from '../support/demo.js';
 import { serve, type TestServer } from '../support/http.js';
+import { tableRows } from '../support/markdown.js';
 
 const page = readFileSync('docs/actions/options.md', 'utf8');
-
-/** The body rows of the Markdown table whose header row starts with `header`, as trimmed cells. */
-function tableRows(markdown: string, header: string): string[][] {
-  const lines = markdown.split('\n');
-  const start = lines.findIndex((line) => line.startsWith(header));
-  assert.ok(start >= 0, `no table starting with ${header}`);
-  const rows: string[][] = [];
-  for (const line of lines.slice(start + 2)) {
-    if (!line.startsWith('|')) break;
-    rows.push(line.slice(1, -1).split('|').map((cell) => cell.trim()));
-  }
-  return rows;
-}
 
 const firstCode = (cell: string) => /`([^`(]+)/.exec(cell)?.[1];
 

@@ -7,21 +7,9 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { DEFAULT_CONFIG } from 'koa-fast-crud';
 import { serveDemoInSuite } from '../support/demo.js';
+import { tableRows } from '../support/markdown.js';
 
 const page = readFileSync('docs/guide/pagination.md', 'utf8');
-
-/** The body rows of the Markdown table whose header row starts with `header`, as trimmed cells. */
-function tableRows(markdown: string, header: string): string[][] {
-  const lines = markdown.split('\n');
-  const start = lines.findIndex((line) => line.startsWith(header));
-  assert.ok(start >= 0, `no table starting with ${header}`);
-  const rows: string[][] = [];
-  for (const line of lines.slice(start + 2)) {
-    if (!line.startsWith('|')) break;
-    rows.push(line.slice(1, -1).split('|').map((cell) => cell.trim()));
-  }
-  return rows;
-}
 
 describe('docs/guide/pagination.md', () => {
   const demo = serveDemoInSuite();

@@ -13,23 +13,13 @@ import { Category, Product, sequelize } from '../../docs/examples/controllers/sh
 import { app as permissionsApp } from '../../docs/examples/permissions.js';
 import { seedDemo, stableId } from '../../docs/examples/demo/seed.js';
 import { serve, type TestServer } from '../support/http.js';
+import { tableUnder } from '../support/markdown.js';
 
 const PAGE = readFileSync('docs/guide/routes.md', 'utf8');
 
-/** The rows of the Markdown table under a heading, as cells without backticks. */
-function tableUnder(markdown: string, heading: string): string[][] {
-  const section = markdown.split(/^## /m).find((part) => part.startsWith(heading));
-  assert.ok(section, `no section "## ${heading}"`);
-  return section
-    .split('\n')
-    .filter((line) => line.startsWith('|') && !/^\|[-| ]+\|$/.test(line))
-    .slice(1)
-    .map((line) => line.slice(1, -1).split('|').map((cell) => cell.trim().replaceAll('`', '')));
-}
-
 describe('docs/guide/routes.md', () => {
   it('shows the route table as ROUTE_TABLE has it: every route, in order, with its verb, path, action, permission and ability', () => {
-    const rows = tableUnder(PAGE, 'The route table');
+    const rows = tableUnder(PAGE, 'The route table').map((row) => row.map((cell) => cell.replaceAll('`', '')));
     const expected = ROUTE_TABLE.map((entry: RouteEntry, index) => [
       String(index + 1),
       entry.verb.toUpperCase(),
