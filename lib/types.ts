@@ -200,9 +200,13 @@ export interface Condition {
   readonly values: readonly unknown[];
 }
 
-/** Case-insensitive "contains" over several columns, any of which may match. */
+/**
+ * Case-insensitive "contains" over several columns, any of which may match. A column that does not
+ * hold text (a number, a uuid) is searched as its text.
+ * @example { columns: [{ column: 'name', isText: true }, { column: 'stock', isText: false }], text: '12' }
+ */
 export interface TermSearch {
-  readonly columns: readonly string[];
+  readonly columns: readonly { readonly column: string; readonly isText: boolean }[];
   readonly text: string;
 }
 

@@ -1,6 +1,5 @@
 /** The shell's compiler: a checked SearchPlan becomes Sequelize find options, per dialect. */
 import { Op, Sequelize, type FindOptions, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
-import { kindOf } from '../core/attribute-kinds.js';
 import type { Condition, SearchPlan } from '../types.js';
 
 /**
@@ -10,7 +9,7 @@ import type { Condition, SearchPlan } from '../types.js';
  */
 export function compileSearch(model: ModelStatic<Model>, plan: SearchPlan, deletedAt: string | undefined): FindOptions {
   const clauses: WhereOptions[] = plan.conditions.map((condition) => compileCondition(model, condition));
-  if (plan.term) clauses.push({ [Op.or]: plan.term.columns.map((column) => contains(model, column, plan.term!.text)) });
+  if (plan.term) clauses.push({ [Op.or]: plan.term.columns.map(({ column, isText }) => contains(model, column, plan.term!.text, !isText)) });
   if (deletedAt !== undefined && !plan.trashed) clauses.push({ [deletedAt]: null });
   return {
     where: { [Op.and]: clauses },
@@ -57,15 +56,15 @@ function compileCondition(model: ModelStatic<Model>, { attribute, column, op, va
   }
 }
 
-/** Case-insensitive "contains" in which `%` and `_` match themselves. */
-function contains(model: ModelStatic<Model>, column: string, text: string): WhereOptions {
+/**
+ * Case-insensitive "contains" in which `%` and `_` match themselves. `castToText` is for columns that
+ * do not hold text: PostgreSQL will not match a number or uuid with a pattern, and MariaDB stores a
+ * uuid as a binary (case-sensitive) string, so both compare its text; SQLite's instr needs no cast.
+ */
+function contains(model: ModelStatic<Model>, column: string, text: string, castToText = false): WhereOptions {
   const dialect = model.sequelize!.getDialect();
   const col = Sequelize.col(`${model.name}.${column}`);
-  // A term field may be a number or a uuid: PostgreSQL will not match one with a pattern, and MariaDB
-  // stores a uuid as a binary (case-sensitive) string; both search its text.
-  const attribute = Object.values(model.getAttributes()).find((a) => a.field === column);
-  const asText = dialect === 'postgres' ? 'TEXT' : dialect === 'sqlite' ? undefined : 'CHAR';
-  const qualified = asText && attribute && kindOf(attribute) !== 'string' ? Sequelize.cast(col, asText) : col;
+  const qualified = castToText && dialect !== 'sqlite' ? Sequelize.cast(col, dialect === 'postgres' ? 'TEXT' : 'CHAR') : col;
   if (dialect === 'sqlite') {
     // SQLite has no default LIKE escape character: find the text instead, lower-cased on both sides.
     return Sequelize.where(Sequelize.fn('instr', Sequelize.fn('lower', qualified), Sequelize.fn('lower', text)), Op.gt, 0);

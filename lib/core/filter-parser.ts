@@ -46,7 +46,11 @@ export function parseFilters(model: AttributeSource, filter: unknown, settings: 
 function parseTerm(model: AttributeSource, value: unknown, settings: FilterSettings): E.Either<FailItem, ParsedFilters['term']> {
   if (value === undefined || value === '') return E.right(null);
   if (typeof value !== 'string' || value.includes('\u0000')) return E.left(invalidValue(settings.termKey, 'must be a single string without NUL characters'));
-  const columns = settings.termFields.flatMap((name) => allowedColumn(model, settings.policy.filterable, name)?.column ?? []);
+  const attributes = model.getAttributes();
+  const columns = settings.termFields.flatMap((name) => {
+    const found = allowedColumn(model, settings.policy.filterable, name);
+    return found ? [{ column: found.column, isText: isTextKind(kindOf(attributes[found.attribute]!)) }] : [];
+  });
   if (columns.length === 0) {
     return E.left({ field: settings.termKey, error: 'columnNotFound', message: 'This resource has no term fields to search' });
   }

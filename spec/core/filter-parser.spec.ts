@@ -29,8 +29,13 @@ describe('parseFilters', () => {
     ]);
   });
 
-  it('returns the term search over the term fields', () => {
-    assert.deepEqual(parseFilters(Product, { term: 'pho' }, settings).term, { columns: ['name'], text: 'pho' });
+  it('returns the term search over the term fields, marking those that do not hold text', () => {
+    assert.deepEqual(parseFilters(Product, { term: 'pho' }, settings).term, { columns: [{ column: 'name', isText: true }], text: 'pho' });
+    const numeric = { ...settings, termFields: ['name', 'price'] };
+    assert.deepEqual(parseFilters(Product, { term: '12' }, numeric).term?.columns, [
+      { column: 'name', isText: true },
+      { column: 'price', isText: false },
+    ]);
   });
 
   it('returns the JSON value for json, raw text when it is not JSON', () => {
