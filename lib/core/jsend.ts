@@ -2,6 +2,17 @@
 import type { FailItem, OptionsError, Reply } from '../types.js';
 
 /**
+ * Every `error` code koa-fast-crud itself writes into a fail item. A fail item may also carry a
+ * model validator's name (`len`, `is_null`) or, for an http error a hook throws, the camelCase name
+ * of its 4xx status (`conflict` for 409). spec/docs/errors-page.spec.ts keeps this list equal to the
+ * codes the sources write.
+ */
+export const ERROR_CODES = [
+  'required', 'columnNotFound', 'invalidOperator', 'invalidValue', 'type', 'invalid', 'emptyPayload', 'invalidJson',
+  'invalidBody', 'unsupportedMediaType', 'contentTooLarge', 'unique', 'foreignKey', 'recordNotFound', 'forbidden', 'clientError',
+] as const;
+
+/**
  * A success reply.
  * @example success([{ label: 'Books', value: 1 }]) // { status: 200, body: { status: 'success', data: [...], meta: {} } }
  */

@@ -1,6 +1,7 @@
 /** openApiDocument: an OpenAPI 3.1 description of every resource, built from route plans and models. */
 import { camelCase, pascalCase } from 'change-case';
 import { DEFAULT_CONFIG } from '../core/config.js';
+import { ERROR_CODES } from '../core/jsend.js';
 import { planRoutes, type ControllerShape } from '../core/plan-routes.js';
 import type { AttributeSource, FastCrudConfig, FieldPolicy, PlanOptions } from '../types.js';
 import { objectSchema, requiredOnCreate, attributeSchema, type JsonSchema } from './attribute-schema.js';
@@ -69,7 +70,7 @@ const SHARED_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   FailItem: {
     type: 'object',
     required: ['field', 'error', 'message'],
-    properties: { field: { type: ['string', 'null'] }, error: { type: 'string', examples: ['required', 'columnNotFound', 'invalidOperator', 'invalidValue', 'type', 'unique', 'recordNotFound', 'forbidden', 'emptyPayload'] }, message: { type: 'string' }, value: {} },
+    properties: { field: { type: ['string', 'null'] }, error: { type: 'string', examples: [...ERROR_CODES, 'conflict'] }, message: { type: 'string' }, value: {} },
   },
   JSendFail: {
     type: 'object',

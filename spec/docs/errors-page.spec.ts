@@ -1,10 +1,10 @@
 /**
  * docs/guide/errors.md lists every `error` code koa-fast-crud can send, and nothing else.
  *
- * There is no single union type of the codes: they are string literals in lib/ (fail items,
- * `clientError(...)` calls, the OptionsError tags, two fallbacks in error-reply.ts) plus the
- * camelCase names of the 4xx statuses that a thrown http error gets. This spec collects the
- * literals by scanning lib/ with regular expressions and derives the status names from HttpStatus.
+ * The codes are ERROR_CODES plus the camelCase names of the 4xx statuses that a thrown http error
+ * gets. Where they are written in lib/ they are string literals (fail items, `clientError(...)`
+ * calls, the OptionsError tags, two fallbacks in error-reply.ts), so this spec also scans lib/ with
+ * regular expressions and checks ERROR_CODES against what it finds.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { camelCase } from 'change-case';
 import { DataTypes, type Sequelize } from 'sequelize';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { CrudController, HttpStatus, crud, replyForError } from '../../lib/index.js';
+import { CrudController, ERROR_CODES, HttpStatus, crud, replyForError } from '../../lib/index.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { serve } from '../support/http.js';
 
@@ -63,6 +63,10 @@ describe('docs/guide/errors.md', () => {
     for (const code of ['required', 'columnNotFound', 'invalidValue', 'forbidden', 'unique', 'contentTooLarge', 'clientError', 'invalid']) {
       assert.ok(libCodes.has(code), `the scan of lib/ no longer finds ${code}`);
     }
+  });
+
+  it('finds exactly ERROR_CODES written in lib/, so the exported list (and the OpenAPI examples) stay complete', () => {
+    assert.deepEqual([...libCodes].sort(), [...ERROR_CODES].sort());
   });
 
   it('lists every code lib/ can send in its codes table', () => {

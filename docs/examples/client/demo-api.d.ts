@@ -228,10 +228,18 @@ export interface components {
              * @example invalidOperator
              * @example invalidValue
              * @example type
+             * @example invalid
+             * @example emptyPayload
+             * @example invalidJson
+             * @example invalidBody
+             * @example unsupportedMediaType
+             * @example contentTooLarge
              * @example unique
+             * @example foreignKey
              * @example recordNotFound
              * @example forbidden
-             * @example emptyPayload
+             * @example clientError
+             * @example conflict
              */
             error: string;
             message: string;
