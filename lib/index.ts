@@ -21,7 +21,7 @@ export { Update } from './actions/update.js';
 export { Delete } from './actions/delete.js';
 export { SoftDelete, Restore } from './actions/soft-delete.js';
 export { ExportCsv } from './actions/export-csv.js';
-export { compileSearch } from './actions/where-compiler.js';
+export { compileSearch } from './compile/search.js';
 export { readJsonBody } from './koa/body.js';
 export { resolvePolicy, allowedColumn, type PolicyDeclaration } from './core/field-policy.js';
 export { parseFilters, OPERATORS, type FilterSettings, type ParsedFilters } from './core/filter-parser.js';

@@ -10,7 +10,7 @@ import { csvCell, includeTree, valueAt } from '../core/csv-cells.js';
 import type { Reply } from '../types.js';
 import { deletedAtOf, type HookResult } from './records.js';
 import { planRequest } from './search.js';
-import { compileSearch } from './where-compiler.js';
+import { compileSearch } from '../compile/search.js';
 
 /**
  * Adds `GET <uri>/export-csv`: the search's filters, term and sort, every matching row, as an

@@ -7,7 +7,7 @@ import type { AbstractConstructor, BaseController } from '../controller/base-con
 import { planSearch, type SearchRequest } from '../core/search-plan.js';
 import type { FailItem, Reply, SearchPlan } from '../types.js';
 import { deletedAtOf, serialize, type HookResult } from './records.js';
-import { compileSearch } from './where-compiler.js';
+import { compileSearch } from '../compile/search.js';
 
 /** Query-string limits: brackets at most 3 deep, 100 array items, 200 parameters. */
 const QS_OPTIONS = { depth: 3, arrayLimit: 100, parameterLimit: 200, allowPrototypes: false, strictDepth: true, throwOnLimitExceeded: true } as const;

@@ -1,4 +1,4 @@
-/** The shell's compiler: a checked SearchPlan becomes Sequelize find options, per dialect. */
+/** Compiles a checked SearchPlan into Sequelize find options, per dialect: where, order, page. */
 import { Op, Sequelize, type FindOptions, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
 import type { Condition, SearchPlan } from '../types.js';
 
