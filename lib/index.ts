@@ -29,9 +29,15 @@ export { planSearch, type SearchRequest, type SearchSettings } from './core/sear
 export { kindOf, coerceQueryValue, checkBodyValue, type ValueKind } from './core/attribute-kinds.js';
 export { lookupFor, fillableData, visibleFields, type Lookup, type Scope } from './core/record-plan.js';
 export { csvCell } from './core/csv-cells.js';
-export type { HookResult } from './actions/records.js';
+export { resource, isResource, type Resource, type ResourceSpec, type ResourcePolicy, type ResourceHooks, type HookContext, type HookName, type HookResult, type AttributeName, type WriteData, type CsvPath } from './resource/resource.js';
+export type { ModelOf } from './resource/scope.js';
+export { tenantScope } from './plugins/tenant-scope.js';
 export { crud, createFastCrud, type CrudOptions, type FastCrud, type FastCrudDefaults } from './koa/crud.js';
+export type { CrudTarget } from './koa/route-handler.js';
 export { routeMiddleware, type ControllerClass, type RouteRuntime } from './koa/route-middleware.js';
+export { findFieldOf, holdsUuids, type FindField, type RecordAction } from './core/find-field.js';
+export { checkResource, type Declarations, type ModelShape } from './core/resource-check.js';
+export { nearest } from './core/nearest.js';
 export { openApiDocument, type OpenApiOptions, type OpenApiResource } from './openapi/document.js';
 export { attributeSchema, objectSchema, requiredOnCreate, type JsonSchema } from './openapi/attribute-schema.js';
 export { operationFor, type OperationContext } from './openapi/operations.js';

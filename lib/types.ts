@@ -1,8 +1,15 @@
 /** Shared types of koa-fast-crud: the one source of truth that every other module imports from. */
 import type { Context } from 'koa';
+import type { FindOptions, Model, ModelStatic, Transaction } from 'sequelize';
 
 /** An HTTP verb as @koa/router names its registration methods. */
 export type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * A controller method the route table knows: what `only` and `except` name.
+ * @example const only: CrudMethod[] = ['search', 'read'];
+ */
+export type CrudMethod = 'search' | 'options' | 'create' | 'exportCsv' | 'read' | 'update' | 'delete' | 'softDelete' | 'restore';
 
 /**
  * One row of the spec's route table: what `crud` may register for a controller method.
@@ -12,7 +19,7 @@ export interface RouteEntry {
   readonly verb: Verb;
   /** Appended to the resource uri, in the spec's notation (`/{id:uuid}/restore`). */
   readonly suffix: string;
-  readonly method: string;
+  readonly method: CrudMethod;
   readonly permission: string | null;
 }
 
@@ -24,7 +31,7 @@ export interface RouteDef {
   readonly verb: Verb;
   /** Resource uri plus suffix, no leading slash, `{name:uuid}` for uuid-constrained parameters. */
   readonly path: string;
-  readonly method: string;
+  readonly method: CrudMethod;
   readonly permission: string | null;
   /** `<moduleName>.access.<permission>`, or null when nothing is to be checked. */
   readonly ability: string | null;
@@ -35,9 +42,9 @@ export interface PlanOptions {
   readonly uri: string;
   readonly moduleName?: string | null;
   /** Controller method names not to register (ignored when `only` is non-empty). */
-  readonly except?: readonly string[];
+  readonly except?: readonly CrudMethod[];
   /** When non-empty, only these controller method names are registered. */
-  readonly only?: readonly string[];
+  readonly only?: readonly CrudMethod[];
 }
 
 /** A sort direction, as Sequelize spells it. */
@@ -227,3 +234,38 @@ export interface SearchPlan {
 
 /** Decides whether the request may use an ability such as `shop.access.view`. */
 export type Can = (ctx: Context, ability: string) => boolean | Promise<boolean>;
+
+/**
+ * The request a plugin acts in: which action runs it, the Koa context, the configuration, the
+ * model, and during a write its transaction.
+ * @example { action: 'read', ctx, config, model: Product, transaction: undefined }
+ */
+export interface PluginContext {
+  readonly action: CrudMethod;
+  readonly ctx: Context;
+  readonly config: FastCrudConfig;
+  readonly model: ModelStatic<Model>;
+  readonly transaction: Transaction | undefined;
+}
+
+/**
+ * A plugin acts on every action of the resources it is given to, the way a query-builder plugin
+ * acts on every query: after the resource's own hooks, in the order plugins are listed (the
+ * resource's, then the `crud` call's, then `createFastCrud`'s). Each stage may be async.
+ * @example tenantScope('tenantId', (ctx) => ctx.state.user?.tenantId)
+ */
+export interface CrudPlugin {
+  /** Names the plugin in registration errors. */
+  readonly name: string;
+  /** Checked when `crud` registers a resource: a sentence saying what is wrong with the model, or undefined. */
+  check?(model: AttributeSource & { readonly name: string }): string | undefined;
+  /**
+   * Every query a resource runs for a client: search, exportCsv, options, and the `{id}` lookup of
+   * read, update, delete, softDelete and restore. Returns the query to run.
+   */
+  query?(query: FindOptions, context: PluginContext): FindOptions | Promise<FindOptions>;
+  /** The data create and update write, after the body was checked and the hooks ran. */
+  data?(data: Record<string, unknown>, context: PluginContext): Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** The serialized records a reply carries: search's page, and the one record of read and the writes. */
+  rows?(rows: Record<string, unknown>[], context: PluginContext): Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
+}

@@ -8,13 +8,13 @@ export class CategoryController extends CrudController {
   }
 
   // `?startsWith=G` narrows the list; the hook may change the query in place or return a new one.
-  modifyOptionsQuery(query: FindOptions) {
+  override modifyOptionsQuery(query: FindOptions) {
     const prefix = this.ctx.query['startsWith'];
     if (typeof prefix !== 'string') return query;
     return { ...query, where: { ...query.where, name: { [Op.startsWith]: prefix } } };
   }
 
-  afterOptions(items: OptionItem[]) {
+  override afterOptions(items: OptionItem[]) {
     return items.map((item) => ({ ...item, label: String(item.label).toUpperCase() }));
   }
 }

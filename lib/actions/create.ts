@@ -1,30 +1,41 @@
-/** The create action as a mixin: `POST <uri>` with a JSON body. */
+/** The create action: `POST <uri>` with a JSON body, as a lifecycle and as a mixin. */
 import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
 import type { Model } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
+import type { HookResult } from '../resource/resource.js';
+import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
 import { bodyData } from './body-data.js';
-import { inTransaction, serialize, type HookResult } from './records.js';
+import { inTransaction, recordReply } from './records.js';
+import { dataStage } from './stages.js';
 
 /**
- * Adds `POST <uri>`: fillable fields of the body, validated by the model, written in one
- * transaction; hooks `beforeCreateFill`, `beforeCreate` and `afterCreate`.
+ * Serves `POST <uri>`: fillable fields of the body, validated by the model, written in one
+ * transaction; hooks `beforeCreateFill`, `beforeCreate` and `afterCreate`; 201 with the record.
+ * @example const reply = await createAction(resourceScope(bound, ctx));
+ */
+export async function createAction(scope: ActionScope): Promise<Reply> {
+  const body = await bodyData(scope);
+  if (E.isLeft(body)) return body.left;
+  const filled = (await scope.hook('beforeCreateFill', body.right)) ?? body.right;
+  return inTransaction(scope, async (transaction) => {
+    const data = await dataStage(scope, 'create', (await scope.hook('beforeCreate', filled)) ?? filled);
+    const record = await scope.model.create(data, { transaction });
+    await scope.hook('afterCreate', record);
+    return recordReply(scope, 'create', record, scope.config.create);
+  });
+}
+
+/**
+ * Adds `POST <uri>` and its hooks to a controller class.
  * @example class Products extends Create(BaseController) { modelClassName() { return Product; } }
  */
 export function Create<TBase extends AbstractConstructor<BaseController>>(Base: TBase) {
   abstract class CreateAction extends Base {
     /** Serves `POST <uri>`: 201 with the created record. */
     async create(_ctx: Context): Promise<Reply> {
-      const body = await bodyData(this);
-      if (E.isLeft(body)) return body.left;
-      const filled = (await this.beforeCreateFill(body.right)) ?? body.right;
-      return inTransaction(this, async (transaction) => {
-        const data = (await this.beforeCreate(filled)) ?? filled;
-        const record = await this.modelClassName().create(data, { transaction });
-        await this.afterCreate(record);
-        return this.answerSuccess(serialize(this, record, this.config.create.method), this.config.create.http_status);
-      });
+      return createAction(controllerScope(this));
     }
 
     /**

@@ -1,27 +1,38 @@
-/** The delete action as a mixin: `DELETE <uri>/{id}`. */
+/** The delete action: `DELETE <uri>/{id}`, as a lifecycle and as a mixin. */
 import type { Context } from 'koa';
 import type { FindOptions, Model } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
+import type { HookResult } from '../resource/resource.js';
+import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
-import { findRecord, inTransaction, type HookResult } from './records.js';
+import { findRecord, inTransaction } from './records.js';
 
 /**
- * Adds `DELETE <uri>/{id}`: removes the row (a `paranoid` model soft-deletes, as Sequelize does),
- * 200 with `data: null`; hooks `modifyDeleteQuery`, `beforeDelete` and `afterDelete`.
+ * Serves `DELETE <uri>/{id}`: removes the row (a `paranoid` model soft-deletes, as Sequelize
+ * does), 200 with `data: null`; a row soft-deleted by a plain deleted-at column can be deleted for
+ * good. Hooks `modifyDeleteQuery`, `beforeDelete` and `afterDelete`.
+ * @example const reply = await deleteAction(resourceScope(bound, ctx));
+ */
+export async function deleteAction(scope: ActionScope): Promise<Reply> {
+  return inTransaction(scope, async (transaction) => {
+    const record = await findRecord(scope, 'delete', 'any', 'modifyDeleteQuery');
+    if (record === undefined) return scope.answers.answerNotFound();
+    await scope.hook('beforeDelete', record);
+    await record.destroy({ transaction });
+    await scope.hook('afterDelete', record);
+    return scope.answers.answerSuccess(null, scope.config.delete.http_status);
+  });
+}
+
+/**
+ * Adds `DELETE <uri>/{id}` and its hooks to a controller class.
  * @example class Products extends Delete(BaseController) { modelClassName() { return Product; } }
  */
 export function Delete<TBase extends AbstractConstructor<BaseController>>(Base: TBase) {
   abstract class DeleteAction extends Base {
-    /** Serves `DELETE <uri>/{id}`; a row soft-deleted by a plain deleted-at column can be deleted for good. */
+    /** Serves `DELETE <uri>/{id}`. */
     async delete(_ctx: Context): Promise<Reply> {
-      return inTransaction(this, async (transaction) => {
-        const record = await findRecord(this, this.config.delete, 'any', (query) => this.modifyDeleteQuery(query));
-        if (record === undefined) return this.answerNotFound();
-        await this.beforeDelete(record);
-        await record.destroy({ transaction });
-        await this.afterDelete(record);
-        return this.answerSuccess(null, this.config.delete.http_status);
-      });
+      return deleteAction(controllerScope(this));
     }
 
     /** Called with the lookup (inside the transaction) before it runs: change it or return a new one. */

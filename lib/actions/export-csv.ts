@@ -1,21 +1,48 @@
-/** The exportCsv action as a mixin: `GET <uri>/export-csv`, streamed in batches with backpressure. */
+/** The exportCsv action: `GET <uri>/export-csv`, streamed in batches with backpressure, as a lifecycle and as a mixin. */
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { stringify, type Stringifier } from 'csv-stringify';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
 import { Op, type FindOptions, type Includeable, type Model, type ModelStatic } from 'sequelize';
+import { compileSearch } from '../compile/search.js';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
 import { csvCell, includeTree, valueAt } from '../core/csv-cells.js';
+import type { HookResult } from '../resource/resource.js';
+import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
-import { deletedAtOf, type HookResult } from './records.js';
-import { planRequest } from './search.js';
-import { compileSearch } from '../compile/search.js';
+import { planSearchRequest } from './search.js';
+import { queryStage } from './stages.js';
 
 /**
- * Adds `GET <uri>/export-csv`: the search's filters, term and sort, every matching row, as an
- * RFC 4180 CSV download. Rows are read `export_csv.batch_size` at a time and written as the
- * client takes them, so memory does not grow with the table. Hook: `modifyExportCsvQuery`.
+ * Serves `GET <uri>/export-csv`: the search's filters, term and sort, every matching row, as an
+ * RFC 4180 CSV download. Rows are read `export_csv.batch_size` at a time and written as the client
+ * takes them, so memory does not grow with the table. Hooks: `modifyFilters`, `modifyExportCsvQuery`.
+ * @example const reply = await exportCsvAction(resourceScope(bound, ctx));
+ */
+export async function exportCsvAction(scope: ActionScope): Promise<Reply | undefined> {
+  const planned = await planSearchRequest(scope, false);
+  if (E.isLeft(planned)) return planned.left;
+  const { model, config, resource, ctx } = scope;
+  const columns = csvColumnsOf(resource.csvColumns, model, resource.policy.visible);
+  const compiled = { ...compileSearch(model, planned.right, resource.deletedAt), include: includesFor(model, Object.keys(columns)) };
+  const query = await queryStage(scope, 'exportCsv', 'modifyExportCsvQuery', compiled);
+  const batches = batchReader(model, query, config.export_csv.batch_size);
+  const first = await batches.next();
+  const csv = stringify({ header: true, columns: Object.entries(columns).map(([key, header]) => ({ key, header })) });
+  ctx.status = config.export_csv.http_status;
+  ctx.type = 'text/csv; charset=utf-8';
+  ctx.attachment(`${resource.csvFileName ?? tableName(model)}.csv`);
+  ctx.body = csv;
+  void pump(csv, first, batches, Object.keys(columns)).catch((error: unknown) => {
+    csv.destroy();
+    ctx.app.emit('error', error, ctx);
+  });
+  return undefined;
+}
+
+/**
+ * Adds `GET <uri>/export-csv` and its hooks to a controller class.
  * @example class Products extends ExportCsv(BaseController) { csvColumns = { name: 'Name', 'category.name': 'Category' }; … }
  */
 export function ExportCsv<TBase extends AbstractConstructor<BaseController>>(Base: TBase) {
@@ -26,25 +53,8 @@ export function ExportCsv<TBase extends AbstractConstructor<BaseController>>(Bas
     csvFileName: string | undefined = undefined;
 
     /** Serves `GET <uri>/export-csv`. */
-    async exportCsv(ctx: Context): Promise<Reply | undefined> {
-      const planned = await planRequest(this, false);
-      if (E.isLeft(planned)) return planned.left;
-      const model = this.modelClassName();
-      const columns = csvColumnsOf(this.csvColumns, model, this.policy().visible);
-      const compiled = { ...compileSearch(model, planned.right, deletedAtOf(this)), include: includesFor(model, Object.keys(columns)) };
-      const query = (await this.modifyExportCsvQuery(compiled)) ?? compiled;
-      const batches = batchReader(model, query, this.config.export_csv.batch_size);
-      const first = await batches.next();
-      const csv = stringify({ header: true, columns: Object.entries(columns).map(([key, header]) => ({ key, header })) });
-      ctx.status = this.config.export_csv.http_status;
-      ctx.type = 'text/csv; charset=utf-8';
-      ctx.attachment(`${this.csvFileName ?? tableName(model)}.csv`);
-      ctx.body = csv;
-      void pump(csv, first, batches, Object.keys(columns)).catch((error: unknown) => {
-        csv.destroy();
-        ctx.app.emit('error', error, ctx);
-      });
-      return undefined;
+    async exportCsv(_ctx: Context): Promise<Reply | undefined> {
+      return exportCsvAction(controllerScope(this));
     }
 
     /** Called with the compiled find options before the first batch: change them in place or return new ones. */

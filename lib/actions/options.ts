@@ -1,34 +1,51 @@
-/** The options action as a mixin: `{label, value}` pairs for select boxes (spec options rules 1–9). */
+/** The options action: `{label, value}` pairs for select boxes (spec options rules 1–9), as a lifecycle and as a mixin. */
 import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
 import type { FindOptions, Model, ModelStatic } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
 import { buildOptionsQuery, formatOptions, undeclaredValueColumn, type OptionItem } from '../core/options-query.js';
 import { singleParam } from '../core/query-params.js';
-import type { OptionsError, Reply } from '../types.js';
-import type { HookResult } from './records.js';
+import type { HookResult } from '../resource/resource.js';
+import { controllerScope, type ActionScope, type Answers } from '../resource/scope.js';
+import type { FastCrudConfig, OptionsError, Reply } from '../types.js';
+import { queryStage } from './stages.js';
 
 /**
- * Adds `GET <uri>/options` to a controller, with the hooks `modifyOptionsQuery` and `afterOptions`.
+ * Serves `GET <uri>/options?label=<column>&value=<column>` (spec options rules 1–9), with the hooks
+ * `modifyOptionsQuery` and `afterOptions`.
+ * @example const reply = await optionsAction(resourceScope(bound, ctx));
+ */
+export async function optionsAction(scope: ActionScope): Promise<Reply> {
+  const { model, config, answers } = scope;
+  const label = singleParam(scope.ctx.query['label']);
+  const value = singleParam(scope.ctx.query['value']);
+  const planned = buildOptionsQuery(model, label, value, config, scope.resource.policy.visible);
+  if (E.isLeft(planned)) return answerOptionsError(answers, config, planned.left);
+  const undeclared = undeclaredValueColumn(model, value, config);
+  if (undeclared !== undefined && !(await tableHasColumn(model, undeclared))) {
+    return answerOptionsError(answers, config, { _tag: 'columnNotFound', field: undeclared });
+  }
+  const query = await queryStage(scope, 'options', 'modifyOptionsQuery', planned.right);
+  const rows = formatOptions((await model.findAll(query)) as unknown as Record<string, unknown>[]);
+  const items = (await scope.hook('afterOptions', rows)) ?? rows;
+  return answers.answerSuccess(items, config.options.http_status);
+}
+
+/** The spec's answer for a planning error, through the controller's helpers, at the validation status. */
+function answerOptionsError(answers: Answers, config: FastCrudConfig, optionsError: OptionsError): Reply {
+  const status = config.global.validation.http_status;
+  return optionsError._tag === 'required' ? answers.answerRequired(optionsError.field, status) : answers.answerColumnNotFound(optionsError.field, status);
+}
+
+/**
+ * Adds `GET <uri>/options` and its hooks to a controller class.
  * @example class Categories extends Options(BaseController) { modelClassName() { return Category; } }
  */
 export function Options<TBase extends AbstractConstructor<BaseController>>(Base: TBase) {
   abstract class OptionsAction extends Base {
     /** Serves `GET <uri>/options?label=<column>&value=<column>`. */
-    async options(ctx: Context): Promise<Reply> {
-      const model = this.modelClassName();
-      const label = singleParam(ctx.query['label']);
-      const value = singleParam(ctx.query['value']);
-      const planned = buildOptionsQuery(model, label, value, this.config, this.policy().visible);
-      if (E.isLeft(planned)) return this.answerOptionsError(planned.left);
-      const undeclared = undeclaredValueColumn(model, value, this.config);
-      if (undeclared !== undefined && !(await tableHasColumn(model, undeclared))) {
-        return this.answerOptionsError({ _tag: 'columnNotFound', field: undeclared });
-      }
-      const query = (await this.modifyOptionsQuery(planned.right)) ?? planned.right;
-      const rows = formatOptions((await model.findAll(query)) as unknown as Record<string, unknown>[]);
-      const items = (await this.afterOptions(rows)) ?? rows;
-      return this.answerSuccess(items, this.config.options.http_status);
+    async options(_ctx: Context): Promise<Reply> {
+      return optionsAction(controllerScope(this));
     }
 
     /**
@@ -45,10 +62,7 @@ export function Options<TBase extends AbstractConstructor<BaseController>>(Base:
 
     /** The spec's answer for a planning error, at the validation status. */
     answerOptionsError(optionsError: OptionsError): Reply {
-      const status = this.config.global.validation.http_status;
-      return optionsError._tag === 'required'
-        ? this.answerRequired(optionsError.field, status)
-        : this.answerColumnNotFound(optionsError.field, status);
+      return answerOptionsError(this, this.config, optionsError);
     }
   }
   return OptionsAction;

@@ -1,23 +1,33 @@
-/** The read action as a mixin: `GET <uri>/{id}`. */
+/** The read action: `GET <uri>/{id}`, as a lifecycle and as a mixin. */
 import type { Context } from 'koa';
 import type { FindOptions, Model } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
+import type { HookResult } from '../resource/resource.js';
+import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
-import { findRecord, serialize, type HookResult } from './records.js';
+import { findRecord, recordReply } from './records.js';
 
 /**
- * Adds `GET <uri>/{id}`: the record, or 404 when it is missing or soft-deleted; hooks
+ * Serves `GET <uri>/{id}`: the record, or 404 when it is missing or soft-deleted; hooks
  * `modifyReadQuery` and `afterRead`.
+ * @example const reply = await readAction(resourceScope(bound, ctx));
+ */
+export async function readAction(scope: ActionScope): Promise<Reply> {
+  const record = await findRecord(scope, 'read', 'active', 'modifyReadQuery');
+  if (record === undefined) return scope.answers.answerNotFound();
+  await scope.hook('afterRead', record);
+  return recordReply(scope, 'read', record, scope.config.read);
+}
+
+/**
+ * Adds `GET <uri>/{id}` and its hooks to a controller class.
  * @example class Products extends Read(BaseController) { modelClassName() { return Product; } }
  */
 export function Read<TBase extends AbstractConstructor<BaseController>>(Base: TBase) {
   abstract class ReadAction extends Base {
     /** Serves `GET <uri>/{id}`. */
     async read(_ctx: Context): Promise<Reply> {
-      const record = await findRecord(this, this.config.read, 'active', (query) => this.modifyReadQuery(query));
-      if (record === undefined) return this.answerNotFound();
-      await this.afterRead(record);
-      return this.answerSuccess(serialize(this, record, this.config.read.method), this.config.read.http_status);
+      return readAction(controllerScope(this));
     }
 
     /**

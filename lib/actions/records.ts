@@ -1,63 +1,61 @@
 /** Shell helpers the single-record actions share: find `{id}`, serialize, run a write in one transaction. */
 import type { Context } from 'koa';
 import { Op, type FindOptions, type Model, type Transaction } from 'sequelize';
-import type { BaseController } from '../controller/base-controller.js';
-import { findColumn } from '../core/columns.js';
+import { findFieldOf, type RecordAction } from '../core/find-field.js';
 import { NOT_NULL, lookupFor, visibleFields, type Scope } from '../core/record-plan.js';
-import type { ActionConfig } from '../types.js';
+import type { ActionScope } from '../resource/scope.js';
+import { queryStage, rowsStage, type QueryHook } from './stages.js';
 
-/** What a hook may return: nothing (keep the value it was given), or a replacement, maybe later. */
-export type HookResult<T> = T | void | Promise<T | void>;
+export type { HookResult } from '../resource/resource.js';
 
 /**
- * Finds the record `ctx.params.id` names, after the action's modify-query hook; undefined when none.
- * @example const record = await findRecord(this, this.config.read, 'active', (q) => this.modifyReadQuery(q));
+ * Finds the record `ctx.params.id` names in the action's find field, after its modify-query hook
+ * and the plugins; undefined when none.
+ * @example const record = await findRecord(scope, 'read', 'active', 'modifyReadQuery');
  */
-export async function findRecord(
-  controller: BaseController,
-  action: Pick<ActionConfig, 'find_field'>,
-  scope: Scope,
-  modify: (query: FindOptions) => HookResult<FindOptions>,
-): Promise<Model | undefined> {
-  const model = controller.modelClassName();
-  const id = (controller.ctx as Context & { params?: Record<string, string> }).params?.['id'] ?? '';
-  const findField = action.find_field ?? controller.config.global.find_field;
-  const lookup = lookupFor(model, findField, id, scope, deletedAtOf(controller));
+export async function findRecord(scope: ActionScope, action: RecordAction, visibility: Scope, hook: QueryHook): Promise<Model | undefined> {
+  const { model, config, resource } = scope;
+  const id = (scope.ctx as Context & { params?: Record<string, string> }).params?.['id'] ?? '';
+  const findField = findFieldOf(model, config, action);
+  const lookup = findField && lookupFor(model, findField.attribute, id, visibility, resource.deletedAt);
   if (lookup === undefined) return undefined;
   const where = Object.fromEntries(Object.entries(lookup.where).map(([k, v]) => [k, v === NOT_NULL ? { [Op.ne]: null } : v]));
-  const transaction = controller.transaction;
+  const transaction = scope.transaction;
   const planned: FindOptions = { where, paranoid: lookup.paranoid, ...(transaction && { transaction, lock: true }) };
-  const query = (await modify(planned)) ?? planned;
-  return (await model.findOne(query)) ?? undefined;
-}
-
-/** The deleted-at attribute of the controller's model, by `soft_delete.deleted_at_field`; undefined when it has none. */
-export function deletedAtOf(controller: BaseController): string | undefined {
-  return findColumn(controller.modelClassName(), controller.config.soft_delete.deleted_at_field)?.attribute;
+  return (await model.findOne(await queryStage(scope, action, hook, planned))) ?? undefined;
 }
 
 /**
  * A record as a reply shows it: the model method the action's config names, minus hidden fields.
- * @example serialize(this, record, this.config.read.method)
+ * @example serialize(scope, record, scope.config.read.method)
  */
-export function serialize(controller: BaseController, record: Model, method: string): Record<string, unknown> {
+export function serialize(scope: ActionScope, record: Model, method: string): Record<string, unknown> {
   const serializer = (record as unknown as Record<string, unknown>)[method];
   if (typeof serializer !== 'function') throw new TypeError(`The model has no method ${method} to serialize a record with`);
-  return visibleFields(controller.modelClassName(), serializer.call(record) as Record<string, unknown>, controller.policy());
+  return visibleFields(scope.model, serializer.call(record) as Record<string, unknown>, scope.resource.policy);
 }
 
 /**
- * Runs a write in one managed transaction, exposed to hooks as `controller.transaction`;
- * anything thrown inside rolls the whole write back.
- * @example return inTransaction(this, async (transaction) => { … })
+ * One record's reply: serialized, through the plugins' `rows` stage, with the action's status.
+ * @example return recordReply(scope, 'read', record, scope.config.read);
  */
-export async function inTransaction<T>(controller: BaseController, work: (transaction: Transaction) => Promise<T>): Promise<T> {
-  return controller.modelClassName().sequelize!.transaction(async (transaction) => {
-    controller.transaction = transaction;
+export async function recordReply(scope: ActionScope, action: RecordAction | 'create', record: Model, settings: { method: string; http_status: number }) {
+  const [row] = await rowsStage(scope, action, [serialize(scope, record, settings.method)]);
+  return scope.answers.answerSuccess(row, settings.http_status);
+}
+
+/**
+ * Runs a write in one managed transaction, exposed to hooks as the scope's (and controller's)
+ * `transaction`; anything thrown inside rolls the whole write back.
+ * @example return inTransaction(scope, async (transaction) => { … })
+ */
+export async function inTransaction<T>(scope: ActionScope, work: (transaction: Transaction) => Promise<T>): Promise<T> {
+  return scope.model.sequelize!.transaction(async (transaction) => {
+    scope.transaction = transaction;
     try {
       return await work(transaction);
     } finally {
-      controller.transaction = undefined;
+      scope.transaction = undefined;
     }
   });
 }

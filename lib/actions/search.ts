@@ -1,13 +1,16 @@
-/** The search action as a mixin: `GET <uri>?filter[...]&sort=&page=&perPage=`. */
+/** The search action: `GET <uri>?filter[...]&sort=&page=&perPage=`, as a lifecycle and as a mixin. */
 import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
 import qs from 'qs';
 import type { FindOptions } from 'sequelize';
+import { compileSearch } from '../compile/search.js';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
 import { planSearch, type SearchRequest } from '../core/search-plan.js';
+import type { HookResult } from '../resource/resource.js';
+import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { FailItem, Reply, SearchPlan } from '../types.js';
-import { deletedAtOf, serialize, type HookResult } from './records.js';
-import { compileSearch } from '../compile/search.js';
+import { serialize } from './records.js';
+import { queryStage, rowsStage } from './stages.js';
 
 /** Query-string limits: brackets at most 3 deep, 100 array items, 200 parameters. */
 const QS_OPTIONS = { depth: 3, arrayLimit: 100, parameterLimit: 200, allowPrototypes: false, strictDepth: true, throwOnLimitExceeded: true } as const;
@@ -36,48 +39,62 @@ export function parseQuery(querystring: string): E.Either<FailItem, Record<strin
 }
 
 /**
- * Plans the search or export a controller's request asks for.
- * @example const planned = await planRequest(this, false);
+ * Plans the search or export a request asks for: the query string within qs limits, then the
+ * `modifyFilters` hook, then `planSearch` against the resource's policy and term search.
+ * @example const planned = await planSearchRequest(scope, true);
  */
-export async function planRequest(
-  controller: BaseController & { modifyFilters?(filters: unknown): HookResult<unknown> },
-  paginate: boolean,
-): Promise<E.Either<Reply, SearchPlan>> {
-  const parsed = parseQuery(controller.ctx.querystring);
-  if (E.isLeft(parsed)) return E.left(controller.answerFail([parsed.left]));
+export async function planSearchRequest(scope: ActionScope, paginate: boolean): Promise<E.Either<Reply, SearchPlan>> {
+  const parsed = parseQuery(scope.ctx.querystring);
+  if (E.isLeft(parsed)) return E.left(scope.answers.answerFail([parsed.left]));
   const query = parsed.right as SearchRequest;
-  const filter = (await controller.modifyFilters?.(query.filter)) ?? query.filter;
-  const planned = planSearch(controller.modelClassName(), { ...query, filter }, {
-    policy: controller.policy(),
-    termKey: controller.termKey,
-    termFields: controller.termFields,
-    config: controller.config,
+  const filter = (await scope.hook('modifyFilters', query.filter)) ?? query.filter;
+  const { resource } = scope;
+  const planned = planSearch(scope.model, { ...query, filter }, {
+    policy: resource.policy,
+    termKey: resource.termKey,
+    termFields: resource.termFields,
+    config: scope.config,
     paginate,
   });
-  return E.mapLeft((failures: FailItem[]) => controller.answerFail(failures))(planned);
+  return E.mapLeft((failures: FailItem[]) => scope.answers.answerFail(failures))(planned);
 }
 
 /**
- * Adds `GET <uri>` to a controller: filters, term search, sort and pagination, with the hooks
- * `modifyFilters`, `modifySearchQuery` and `afterSearch`.
+ * `planSearchRequest` for a class-form controller, for custom actions that search like `search` does.
+ * @example const planned = await planRequest(this, false);
+ */
+export function planRequest(controller: BaseController, paginate: boolean): Promise<E.Either<Reply, SearchPlan>> {
+  return planSearchRequest(controllerScope(controller), paginate);
+}
+
+/**
+ * Serves `GET <uri>`: filters, term search, sort and pagination, with the hooks `modifyFilters`,
+ * `modifySearchQuery` and `afterSearch`.
+ * @example const reply = await searchAction(resourceScope(bound, ctx));
+ */
+export async function searchAction(scope: ActionScope): Promise<Reply> {
+  const planned = await planSearchRequest(scope, true);
+  if (E.isLeft(planned)) return planned.left;
+  const plan = planned.right;
+  const { model, config } = scope;
+  const query = await queryStage(scope, 'search', 'modifySearchQuery', compileSearch(model, plan, scope.resource.deletedAt));
+  const { rows, count } = await model.findAndCountAll({ ...query, distinct: true });
+  const serialized = rows.map((row) => serialize(scope, row, config.search.method));
+  const data = await rowsStage(scope, 'search', (await scope.hook('afterSearch', serialized)) ?? serialized);
+  const perPage = plan.page?.perPage ?? Math.max(count, 1);
+  const pagination = { current: plan.page?.page ?? 1, perPage, pagesCount: Math.max(1, Math.ceil(count / perPage)), count };
+  return scope.answers.answerSuccess(data, config.search.http_status, { pagination });
+}
+
+/**
+ * Adds `GET <uri>` and its hooks to a controller class.
  * @example class Products extends Search(BaseController) { modelClassName() { return Product; } }
  */
 export function Search<TBase extends AbstractConstructor<BaseController>>(Base: TBase) {
   abstract class SearchAction extends Base {
     /** Serves `GET <uri>`. */
     async search(_ctx: Context): Promise<Reply> {
-      const planned = await planRequest(this, true);
-      if (E.isLeft(planned)) return planned.left;
-      const plan = planned.right;
-      const model = this.modelClassName();
-      const compiled = compileSearch(model, plan, deletedAtOf(this));
-      const query = (await this.modifySearchQuery(compiled)) ?? compiled;
-      const { rows, count } = await model.findAndCountAll({ ...query, distinct: true });
-      const serialized = rows.map((row) => serialize(this, row, this.config.search.method));
-      const data = (await this.afterSearch(serialized)) ?? serialized;
-      const perPage = plan.page?.perPage ?? Math.max(count, 1);
-      const pagination = { current: plan.page?.page ?? 1, perPage, pagesCount: Math.max(1, Math.ceil(count / perPage)), count };
-      return this.answerSuccess(data, this.config.search.http_status, { pagination });
+      return searchAction(controllerScope(this));
     }
 
     /**

@@ -1,44 +1,73 @@
-/** The softDelete and restore actions as mixins: `DELETE <uri>/{id}/soft` and `PATCH|PUT <uri>/{id}/restore`. */
+/** The softDelete and restore actions: `DELETE <uri>/{id}/soft` and `PATCH|PUT <uri>/{id}/restore`, as lifecycles and mixins. */
 import type { Context } from 'koa';
 import type { FindOptions, Model } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
-import { findColumn } from '../core/columns.js';
+import type { HookResult } from '../resource/resource.js';
+import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
-import { deletedAtOf, findRecord, inTransaction, serialize, type HookResult } from './records.js';
+import { findRecord, inTransaction, recordReply } from './records.js';
 
-/** The soft-delete columns of the controller's model (attribute names), or undefined when it has no deleted-at column. */
-function softDeleteColumns(controller: BaseController): { deletedAt: string; deletedBy: string | undefined; paranoid: boolean } | undefined {
-  const model = controller.modelClassName();
-  const deletedAt = deletedAtOf(controller);
-  if (deletedAt === undefined) return undefined;
-  const deletedBy = findColumn(model, controller.config.soft_delete.deleted_by_field)?.attribute;
-  return { deletedAt, deletedBy, paranoid: (model as unknown as { options: { paranoid?: boolean } }).options.paranoid === true };
+/**
+ * Serves `DELETE <uri>/{id}/soft`: sets the deleted-at column to now and, when the model has it,
+ * the deleted-by column to `softDeleteUserId`; 200 with the record, 404 when missing or already
+ * soft-deleted, the spec's `columnNotFound` when the model has no deleted-at column. Hooks
+ * `modifySoftDeleteQuery`, `beforeSoftDelete` and `afterSoftDelete`. Works with a plain column and
+ * with `paranoid` models.
+ * @example const reply = await softDeleteAction(resourceScope(bound, ctx));
+ */
+export async function softDeleteAction(scope: ActionScope): Promise<Reply> {
+  const { deletedAt, deletedBy, paranoid } = scope.resource;
+  if (deletedAt === undefined) return scope.answers.answerColumnNotFound(scope.config.soft_delete.deleted_at_field);
+  return inTransaction(scope, async (transaction) => {
+    const record = await findRecord(scope, 'softDelete', 'active', 'modifySoftDeleteQuery');
+    if (record === undefined) return scope.answers.answerNotFound();
+    await scope.hook('beforeSoftDelete', record);
+    const marks = deletedBy === undefined ? {} : { [deletedBy]: await softDeleteUserId(scope) };
+    // A paranoid model owns its deleted-at column: Sequelize's destroy() sets it.
+    if (paranoid) await record.update(marks, { transaction }).then(() => record.destroy({ transaction }));
+    else await record.update({ ...marks, [deletedAt]: new Date() }, { transaction });
+    await scope.hook('afterSoftDelete', record);
+    return recordReply(scope, 'softDelete', record, scope.config.soft_delete);
+  });
 }
 
 /**
- * Adds `DELETE <uri>/{id}/soft`: sets the deleted-at column to now and, when the model has it,
- * the deleted-by column to `softDeleteUserId(ctx)`; hooks `modifySoftDeleteQuery`,
- * `beforeSoftDelete` and `afterSoftDelete`. Works with a plain column and with `paranoid` models.
+ * Serves `PATCH|PUT <uri>/{id}/restore`: finds only soft-deleted records and clears the
+ * deleted-at and deleted-by columns; 200 with the record, 404 unless it is soft-deleted. Hooks
+ * `modifyRestoreQuery`, `beforeRestore` and `afterRestore`.
+ * @example const reply = await restoreAction(resourceScope(bound, ctx));
+ */
+export async function restoreAction(scope: ActionScope): Promise<Reply> {
+  const { deletedAt, deletedBy, paranoid } = scope.resource;
+  if (deletedAt === undefined) return scope.answers.answerColumnNotFound(scope.config.soft_delete.deleted_at_field);
+  return inTransaction(scope, async (transaction) => {
+    const record = await findRecord(scope, 'restore', 'trashed', 'modifyRestoreQuery');
+    if (record === undefined) return scope.answers.answerNotFound();
+    await scope.hook('beforeRestore', record);
+    const marks = deletedBy === undefined ? {} : { [deletedBy]: null };
+    // A paranoid model clears its own deleted-at column in restore(); the deleted-by column is ours.
+    if (paranoid) await record.restore({ transaction }).then(() => record.update(marks, { transaction }));
+    else await record.update({ ...marks, [deletedAt]: null }, { transaction });
+    await scope.hook('afterRestore', record);
+    return recordReply(scope, 'restore', record, scope.config.restore);
+  });
+}
+
+/** Who is soft-deleting: the hook's answer, or `ctx.state.user?.id`, or null. */
+async function softDeleteUserId(scope: ActionScope): Promise<unknown> {
+  if (scope.hasHook('softDeleteUserId')) return scope.hook('softDeleteUserId');
+  return (scope.ctx.state as { user?: { id?: unknown } }).user?.id ?? null;
+}
+
+/**
+ * Adds `DELETE <uri>/{id}/soft` and its hooks to a controller class.
  * @example class Products extends SoftDelete(BaseController) { modelClassName() { return Product; } }
  */
 export function SoftDelete<TBase extends AbstractConstructor<BaseController>>(Base: TBase) {
   abstract class SoftDeleteAction extends Base {
-    /** Serves `DELETE <uri>/{id}/soft`: 200 with the record; 404 when missing or already soft-deleted. */
-    async softDelete(ctx: Context): Promise<Reply> {
-      const columns = softDeleteColumns(this);
-      if (columns === undefined) return this.answerColumnNotFound(this.config.soft_delete.deleted_at_field);
-      const { deletedAt, deletedBy, paranoid } = columns;
-      return inTransaction(this, async (transaction) => {
-        const record = await findRecord(this, this.config.soft_delete, 'active', (query) => this.modifySoftDeleteQuery(query));
-        if (record === undefined) return this.answerNotFound();
-        await this.beforeSoftDelete(record);
-        if (deletedBy !== undefined) record.set(deletedBy, await this.softDeleteUserId(ctx));
-        // A paranoid model owns its deleted-at column: Sequelize's destroy() sets it.
-        if (paranoid) await record.save({ transaction }).then(() => record.destroy({ transaction }));
-        else await record.update({ [deletedAt]: new Date() }, { transaction });
-        await this.afterSoftDelete(record);
-        return this.answerSuccess(serialize(this, record, this.config.soft_delete.method), this.config.soft_delete.http_status);
-      });
+    /** Serves `DELETE <uri>/{id}/soft`. */
+    async softDelete(_ctx: Context): Promise<Reply> {
+      return softDeleteAction(controllerScope(this));
     }
 
     /**
@@ -62,28 +91,14 @@ export function SoftDelete<TBase extends AbstractConstructor<BaseController>>(Ba
 }
 
 /**
- * Adds `PATCH|PUT <uri>/{id}/restore`: finds only soft-deleted records and clears the deleted-at
- * and deleted-by columns; hooks `modifyRestoreQuery`, `beforeRestore` and `afterRestore`.
+ * Adds `PATCH|PUT <uri>/{id}/restore` and its hooks to a controller class.
  * @example class Products extends Restore(BaseController) { modelClassName() { return Product; } }
  */
 export function Restore<TBase extends AbstractConstructor<BaseController>>(Base: TBase) {
   abstract class RestoreAction extends Base {
-    /** Serves `PATCH|PUT <uri>/{id}/restore`: 200 with the record; 404 unless it is soft-deleted. */
+    /** Serves `PATCH|PUT <uri>/{id}/restore`. */
     async restore(_ctx: Context): Promise<Reply> {
-      const columns = softDeleteColumns(this);
-      if (columns === undefined) return this.answerColumnNotFound(this.config.soft_delete.deleted_at_field);
-      const { deletedAt, deletedBy, paranoid } = columns;
-      return inTransaction(this, async (transaction) => {
-        const record = await findRecord(this, this.config.restore, 'trashed', (query) => this.modifyRestoreQuery(query));
-        if (record === undefined) return this.answerNotFound();
-        await this.beforeRestore(record);
-        // A paranoid model clears its own deleted-at column in restore(); the deleted-by column is ours.
-        if (deletedBy !== undefined) record.set(deletedBy, null);
-        if (paranoid) await record.save({ transaction }).then(() => record.restore({ transaction }));
-        else await record.update({ [deletedAt]: null }, { transaction });
-        await this.afterRestore(record);
-        return this.answerSuccess(serialize(this, record, this.config.restore.method), this.config.restore.http_status);
-      });
+      return restoreAction(controllerScope(this));
     }
 
     /** Called with the lookup (inside the transaction) before it runs: change it or return a new one. */

@@ -1,32 +1,44 @@
-/** The update action as a mixin: `PUT|PATCH|POST <uri>/{id}` with a JSON body. */
+/** The update action: `PUT|PATCH|POST <uri>/{id}` with a JSON body, as a lifecycle and as a mixin. */
 import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
 import type { FindOptions, Model } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
+import type { HookResult } from '../resource/resource.js';
+import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
 import { bodyData } from './body-data.js';
-import { findRecord, inTransaction, serialize, type HookResult } from './records.js';
+import { findRecord, inTransaction, recordReply } from './records.js';
+import { dataStage } from './stages.js';
 
 /**
- * Adds `PUT|PATCH|POST <uri>/{id}`: a partial update of fillable fields in one transaction;
- * hooks `beforeUpdateFill`, `modifyUpdateQuery`, `beforeUpdate` and `afterUpdate`.
+ * Serves `PUT|PATCH|POST <uri>/{id}`: a partial update of fillable fields in one transaction,
+ * 404 when missing or soft-deleted; hooks `beforeUpdateFill`, `modifyUpdateQuery`, `beforeUpdate`
+ * and `afterUpdate`.
+ * @example const reply = await updateAction(resourceScope(bound, ctx));
+ */
+export async function updateAction(scope: ActionScope): Promise<Reply> {
+  const body = await bodyData(scope);
+  if (E.isLeft(body)) return body.left;
+  const filled = (await scope.hook('beforeUpdateFill', body.right)) ?? body.right;
+  return inTransaction(scope, async (transaction) => {
+    const record = await findRecord(scope, 'update', 'active', 'modifyUpdateQuery');
+    if (record === undefined) return scope.answers.answerNotFound();
+    const data = await dataStage(scope, 'update', (await scope.hook('beforeUpdate', record, filled)) ?? filled);
+    await record.update(data, { transaction });
+    await scope.hook('afterUpdate', record);
+    return recordReply(scope, 'update', record, scope.config.update);
+  });
+}
+
+/**
+ * Adds `PUT|PATCH|POST <uri>/{id}` and its hooks to a controller class.
  * @example class Products extends Update(BaseController) { modelClassName() { return Product; } }
  */
 export function Update<TBase extends AbstractConstructor<BaseController>>(Base: TBase) {
   abstract class UpdateAction extends Base {
     /** Serves `PUT|PATCH|POST <uri>/{id}`: 200 with the updated record, 404 when missing or soft-deleted. */
     async update(_ctx: Context): Promise<Reply> {
-      const body = await bodyData(this);
-      if (E.isLeft(body)) return body.left;
-      const filled = (await this.beforeUpdateFill(body.right)) ?? body.right;
-      return inTransaction(this, async (transaction) => {
-        const record = await findRecord(this, this.config.update, 'active', (query) => this.modifyUpdateQuery(query));
-        if (record === undefined) return this.answerNotFound();
-        const data = (await this.beforeUpdate(record, filled)) ?? filled;
-        await record.update(data, { transaction });
-        await this.afterUpdate(record);
-        return this.answerSuccess(serialize(this, record, this.config.update.method), this.config.update.http_status);
-      });
+      return updateAction(controllerScope(this));
     }
 
     /** Called with the client's fillable fields before anything else: return the fields to use. */

@@ -2,9 +2,9 @@
 import type { Context } from 'koa';
 import type { Model, ModelStatic, Transaction } from 'sequelize';
 import { DEFAULT_CONFIG } from '../core/config.js';
-import { resolvePolicy } from '../core/field-policy.js';
-import { fail, failItemOf, success } from '../core/jsend.js';
+import { controllerScope, jsendAnswers } from '../resource/scope.js';
 import type { FailItem, FastCrudConfig, FieldPolicy, Reply } from '../types.js';
+import type { TypedController } from './typed-hooks.js';
 
 /** A constructor, possibly abstract: what action mixins extend. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the mixin pattern requires `any[]` here
@@ -42,14 +42,29 @@ export abstract class BaseController {
   /** The Sequelize model this controller serves (spec: the controller's model class). */
   abstract modelClassName(): ModelStatic<Model>;
 
-  #policy: FieldPolicy | undefined;
+  /**
+   * This class with `modelClassName()` answering `model`, so hooks are typed by the model:
+   * `beforeCreate(data: WriteData<Product>)`, `afterRead(record: Product)`.
+   * @example class ProductController extends CrudController.for(Product) { override hidden = ['secret'] as const; }
+   */
+  static for<M extends Model, C extends AbstractConstructor<BaseController>>(
+    this: C,
+    model: ModelStatic<M>,
+  ): (abstract new (ctx: Context, config?: FastCrudConfig) => TypedController<InstanceType<C>, M>) & Omit<C, 'prototype'> {
+    abstract class ForModel extends this {
+      override modelClassName(): ModelStatic<M> {
+        return model;
+      }
+    }
+    return ForModel as never;
+  }
 
   /**
-   * The field policy of this controller's model, from its declarations; resolved once per request.
+   * The field policy of this controller's model, from its declarations; resolved once per class and configuration.
    * @example this.policy().fillable.has('price') // true
    */
   policy(): FieldPolicy {
-    return (this.#policy ??= resolvePolicy(this.modelClassName(), this, this.config));
+    return controllerScope(this).resource.policy;
   }
 
   /**
@@ -57,7 +72,7 @@ export abstract class BaseController {
    * @example this.answerSuccess(rows, 200, { count: 2 })
    */
   answerSuccess(data: unknown, code = 200, meta: Readonly<Record<string, unknown>> = {}): Reply {
-    return success(data, code, meta);
+    return jsendAnswers(this.config).answerSuccess(data, code, meta);
   }
 
   /**
@@ -65,7 +80,7 @@ export abstract class BaseController {
    * @example this.answerRequired('label') // 400, [{ field: 'label', error: 'required', … }]
    */
   answerRequired(field: string, status = this.config.global.validation.http_status): Reply {
-    return fail(status, [failItemOf({ _tag: 'required', field })]);
+    return jsendAnswers(this.config).answerRequired(field, status);
   }
 
   /**
@@ -73,7 +88,7 @@ export abstract class BaseController {
    * @example this.answerColumnNotFound('colour') // 400, [{ field: 'colour', error: 'columnNotFound', … }]
    */
   answerColumnNotFound(field: string, status = this.config.global.validation.http_status): Reply {
-    return fail(status, [failItemOf({ _tag: 'columnNotFound', field })]);
+    return jsendAnswers(this.config).answerColumnNotFound(field, status);
   }
 
   /**
@@ -81,7 +96,7 @@ export abstract class BaseController {
    * @example this.answerFail([{ field: 'page', error: 'invalidValue', message: 'page must be a positive integer' }])
    */
   answerFail(items: readonly FailItem[], status = this.config.global.validation.http_status): Reply {
-    return fail(status, items);
+    return jsendAnswers(this.config).answerFail(items, status);
   }
 
   /**
@@ -89,6 +104,6 @@ export abstract class BaseController {
    * @example this.answerNotFound() // 404, [{ field: 'id', error: 'recordNotFound', … }]
    */
   answerNotFound(field = 'id'): Reply {
-    return fail(404, [{ field, error: 'recordNotFound', message: 'The record was not found' }]);
+    return jsendAnswers(this.config).answerNotFound(field);
   }
 }

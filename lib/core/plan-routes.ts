@@ -1,9 +1,12 @@
 /** planRoutes: the spec's route-registration rules as a pure function from a controller to route values. */
-import type { PlanOptions, RouteDef, RouteEntry } from '../types.js';
+import type { CrudMethod, PlanOptions, RouteDef, RouteEntry } from '../types.js';
 import { ROUTE_TABLE } from './route-table.js';
 
-/** Anything whose prototype may carry controller methods: a class. */
-export type ControllerShape = { readonly prototype: object };
+/**
+ * What routes can be planned for: a class whose prototype may carry controller methods, or a
+ * value that lists its actions (a `resource()`).
+ */
+export type ControllerShape = { readonly prototype: object } | { readonly actions: readonly CrudMethod[] };
 
 /**
  * Plans the routes `crud` registers for a controller, in table order (spec rules 1–6).
@@ -30,13 +33,14 @@ export function abilityOf(moduleName: string | null | undefined, entry: Pick<Rou
   return moduleName == null || entry.permission === null ? null : `${moduleName}.access.${entry.permission}`;
 }
 
-function methodFilter({ only = [], except = [] }: PlanOptions): (method: string) => boolean {
+function methodFilter({ only = [], except = [] }: PlanOptions): (method: CrudMethod) => boolean {
   return only.length > 0 ? (method) => only.includes(method) : (method) => !except.includes(method);
 }
 
-function hasMethod(Controller: ControllerShape, method: string): boolean {
+function hasMethod(target: ControllerShape, method: CrudMethod): boolean {
+  if ('actions' in target) return target.actions.includes(method);
   // Property lookup walks the prototype chain, so inherited and mixed-in actions count.
-  return typeof (Controller.prototype as Record<string, unknown>)[method] === 'function';
+  return typeof (target.prototype as Record<string, unknown>)[method] === 'function';
 }
 
 function trimSlashes(uri: string): string {

@@ -3,6 +3,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { AttributeSource, FailItem, FieldPolicy } from '../types.js';
 import { checkBodyValue, coerceQueryValue } from './attribute-kinds.js';
 import { findColumn } from './columns.js';
+import { findFieldNamed } from './find-field.js';
 
 /** Which rows a lookup may find, by the deleted-at attribute. */
 export type Scope = 'active' | 'trashed' | 'any';
@@ -22,10 +23,10 @@ export const NOT_NULL = Object.freeze({ notNull: true as const });
  * @example lookupFor(Product, 'id', '7f…', 'active', 'deletedAt') // { where: { id: '7f…', deletedAt: null }, paranoid: true }
  */
 export function lookupFor(model: AttributeSource, findField: string, id: string, scope: Scope, deletedAt: string | undefined): Lookup | undefined {
-  const attributes = model.getAttributes();
-  const attribute = findColumn(model, findField)?.attribute ?? Object.keys(attributes).find((name) => attributes[name]!.primaryKey);
-  if (attribute === undefined) return undefined;
-  const value = coerceQueryValue(attributes[attribute]!, id);
+  const found = findFieldNamed(model, findField);
+  if (found === undefined) return undefined;
+  const { attribute, definition } = found;
+  const value = coerceQueryValue(definition, id);
   if (E.isLeft(value)) return undefined;
   const marker = deletedAt === undefined || scope === 'any' ? {} : { [deletedAt]: scope === 'active' ? null : NOT_NULL };
   return { where: { [attribute]: value.right, ...marker }, paranoid: scope === 'active' };

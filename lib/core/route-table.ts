@@ -1,5 +1,5 @@
 /** The spec's route table: every route `crud` may register, in registration order. */
-import type { RouteEntry } from '../types.js';
+import type { CrudMethod, RouteEntry } from '../types.js';
 
 /**
  * The twelve standard CRUD routes, in the order they are registered.
@@ -22,4 +22,4 @@ export const ROUTE_TABLE: readonly RouteEntry[] = Object.freeze([
 ].map((entry) => Object.freeze(entry as RouteEntry)));
 
 /** Every controller method name the route table knows, each once, in table order. */
-export const CRUD_METHODS: readonly string[] = Object.freeze([...new Set(ROUTE_TABLE.map((e) => e.method))]);
+export const CRUD_METHODS: readonly CrudMethod[] = Object.freeze([...new Set(ROUTE_TABLE.map((e) => e.method))]);

@@ -3,31 +3,37 @@ import type Router from '@koa/router';
 import { DEFAULT_CONFIG, unsafeResolveConfig } from '../core/config.js';
 import { planRoutes } from '../core/plan-routes.js';
 import { compilePath } from '../core/route-path.js';
-import type { Can, FastCrudConfig, FastCrudConfigInput, RouteDef } from '../types.js';
+import type { Can, CrudMethod, CrudPlugin, FastCrudConfig, FastCrudConfigInput, RouteDef } from '../types.js';
 import { describeResource, type openApiResource } from './openapi-resource.js';
-import { routeMiddleware, type ControllerClass } from './route-middleware.js';
+import { targetName, unsafeRouteHandler, type CrudTarget } from './route-handler.js';
+import { routeMiddleware } from './route-middleware.js';
 
 /** Options of one `crud` call. */
 export interface CrudOptions {
   /** Module name for abilities `<moduleName>.access.<permission>`; null or absent: no checks. */
   readonly moduleName?: string | null;
   /** Controller method names not to register (ignored when `only` is non-empty). */
-  readonly except?: readonly string[];
+  readonly except?: readonly CrudMethod[];
   /** When non-empty, only these controller method names are registered. */
-  readonly only?: readonly string[];
+  readonly only?: readonly CrudMethod[];
   /** The ability check; required when `moduleName` is set. */
   readonly can?: Can;
   /** Configuration merged over the defaults (and over `createFastCrud`'s). */
   readonly config?: FastCrudConfigInput;
+  /** Plugins for this resource, after its own and before `createFastCrud`'s. */
+  readonly plugins?: readonly CrudPlugin[];
 }
 
 /**
- * Registers the planned CRUD routes of a controller on a router and returns the plan.
- * Throws at registration on invalid configuration, or on a `moduleName` without `can`.
- * @example crud(router, 'products', ProductController, { moduleName: 'shop', can: (ctx, ability) => ctx.state.user?.can(ability) })
+ * Registers the planned CRUD routes of a resource (a `resource()` value, or a controller class)
+ * on a router and returns the plan. Throws at registration on invalid configuration, a
+ * `moduleName` without `can`, or declarations that do not fit the model (unknown names, a find
+ * field a uuid route cannot reach, an uninitialised model), naming the nearest valid name.
+ * @example crud(router, 'products', products, { moduleName: 'shop', can: (ctx, ability) => ctx.state.user?.can(ability) })
+ * @example crud(router, 'categories', CategoryController)
  */
-export function crud(router: Router, uri: string, Controller: ControllerClass, options: CrudOptions = {}): RouteDef[] {
-  return register(router, uri, Controller, options, DEFAULT_CONFIG);
+export function crud(router: Router, uri: string, target: CrudTarget, options: CrudOptions = {}): RouteDef[] {
+  return register(router, uri, target, options, DEFAULT_CONFIG, []);
 }
 
 /** Defaults shared by every `crud` call of an app. */
@@ -36,6 +42,8 @@ export interface FastCrudDefaults {
   readonly can?: Can;
   /** Configuration merged over the defaults for every resource; a `crud` call's `config` is merged over it. */
   readonly config?: FastCrudConfigInput;
+  /** Plugins for every resource, after each resource's and each `crud` call's own. */
+  readonly plugins?: readonly CrudPlugin[];
 }
 
 /** What `createFastCrud` returns. */
@@ -54,32 +62,28 @@ export interface FastCrud {
  */
 export function createFastCrud(defaults: FastCrudDefaults = {}): FastCrud {
   const base = unsafeResolveConfig(defaults.config, DEFAULT_CONFIG);
+  const plugins = defaults.plugins ?? [];
   return {
-    crud: (router, uri, Controller, options = {}) =>
-      register(router, uri, Controller, { ...options, can: options.can ?? defaults.can }, base),
-    openApiResource: (uri, Controller, options = {}) => describeResource(uri, Controller, options, base),
+    crud: (router, uri, target, options = {}) => register(router, uri, target, { ...options, can: options.can ?? defaults.can }, base, plugins),
+    openApiResource: (uri, target, options = {}) => describeResource(uri, target, options, base, plugins),
   };
 }
 
-function register(
-  router: Router,
-  uri: string,
-  Controller: ControllerClass,
-  options: CrudOptions,
-  base: FastCrudConfig,
-): RouteDef[] {
+function register(router: Router, uri: string, target: CrudTarget, options: CrudOptions, base: FastCrudConfig, appPlugins: readonly CrudPlugin[]): RouteDef[] {
   const config = unsafeResolveConfig(options.config, base);
+  const label = `crud('${uri}', ${targetName(target)})`;
   if (options.moduleName != null && options.can === undefined) {
     throw new TypeError(
-      `crud('${uri}'): moduleName '${options.moduleName}' guards routes with abilities, so pass can: (ctx, ability) => boolean ` +
+      `${label}: moduleName '${options.moduleName}' guards routes with abilities, so pass can: (ctx, ability) => boolean ` +
         `(in the crud options or createFastCrud({ can })), or leave moduleName out for no permission checks`,
     );
   }
-  const plan = planRoutes(Controller, { ...options, uri });
+  const plan = planRoutes(target, { ...options, uri });
+  const handler = unsafeRouteHandler(target, config, [...(options.plugins ?? []), ...appPlugins], [...new Set(plan.map((def) => def.method))], label);
   for (const def of plan) {
     const { path, uuidParams } = compilePath(def.path);
     const constrained = config.global.find_field_is_uuid ? uuidParams : [];
-    router[def.verb](path, routeMiddleware(def, { Controller, config, can: options.can, uuidParams: constrained }));
+    router[def.verb](path, routeMiddleware(def, { handler, config, can: options.can, uuidParams: constrained }));
   }
   return plan;
 }

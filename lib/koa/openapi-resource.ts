@@ -1,26 +1,35 @@
 /** openApiResource: a resource as `crud` registers it, described for `openApiDocument`. */
-import type { Context } from 'koa';
 import { DEFAULT_CONFIG, unsafeResolveConfig } from '../core/config.js';
-import type { FastCrudConfig } from '../types.js';
-import type { BaseController } from '../controller/base-controller.js';
 import type { OpenApiResource } from '../openapi/document.js';
+import { unsafeBindResource } from '../resource/bind.js';
+import { resourceOfController } from '../resource/controller-resource.js';
+import { isResource } from '../resource/resource.js';
+import type { CrudPlugin, FastCrudConfig } from '../types.js';
 import type { CrudOptions } from './crud.js';
-import type { ControllerClass } from './route-middleware.js';
+import { targetName, type CrudTarget } from './route-handler.js';
 
 /**
- * Describes a resource for the OpenAPI document with the same arguments as `crud`: it makes one
- * controller (with no request) to read its model and field policy. An app that uses
- * `createFastCrud` takes the `openApiResource` it returns, so the document sees the same defaults.
- * @example openApiDocument({ info, resources: [openApiResource('products', ProductController, { moduleName: 'shop' })] })
+ * Describes a resource for the OpenAPI document with the same arguments as `crud`, through the
+ * same binding: a class is read once without a request. An app that uses `createFastCrud` takes
+ * the `openApiResource` it returns, so the document sees the same defaults.
+ * @example openApiDocument({ info, resources: [openApiResource('products', products, { moduleName: 'shop' })] })
  */
-export function openApiResource(uri: string, Controller: ControllerClass, options: Omit<CrudOptions, 'can'> = {}): OpenApiResource {
-  return describeResource(uri, Controller, options, DEFAULT_CONFIG);
+export function openApiResource(uri: string, target: CrudTarget, options: Omit<CrudOptions, 'can'> = {}): OpenApiResource {
+  return describeResource(uri, target, options, DEFAULT_CONFIG, []);
 }
 
-/** openApiResource over a resolved base configuration (createFastCrud's). */
-export function describeResource(uri: string, Controller: ControllerClass, options: Omit<CrudOptions, 'can'>, base: FastCrudConfig): OpenApiResource {
+/** openApiResource over a resolved base configuration and app plugins (createFastCrud's). */
+export function describeResource(
+  uri: string,
+  target: CrudTarget,
+  options: Omit<CrudOptions, 'can'>,
+  base: FastCrudConfig,
+  plugins: readonly CrudPlugin[],
+): OpenApiResource {
   const config = unsafeResolveConfig(options.config, base);
-  const controller = new Controller({} as Context, config) as BaseController;
-  const termKey = controller.termFields.length > 0 ? controller.termKey : undefined;
-  return { ...options, uri, Controller, model: controller.modelClassName(), policy: controller.policy(), config, termKey };
+  const resource = isResource(target) ? target : resourceOfController(target as Parameters<typeof resourceOfController>[0], config);
+  const bound = unsafeBindResource(resource, config, [...(options.plugins ?? []), ...plugins], [], `openApiResource('${uri}', ${targetName(target)})`);
+  const termKey = bound.termFields.length > 0 ? bound.termKey : undefined;
+  const { moduleName, only, except } = options;
+  return { uri, moduleName, only, except, Controller: target, model: bound.model, policy: bound.policy, config, termKey };
 }

@@ -1,16 +1,17 @@
-/** One planned route as Koa middleware: uuid matching, the ability check, the action, the one error exit. */
+/** One planned route as Koa middleware: uuid matching, the ability check, the action call, the one error exit. */
 import type { Context, Next } from 'koa';
 import { fail } from '../core/jsend.js';
 import { replyForError } from '../core/error-reply.js';
 import { isUuid } from '../core/route-path.js';
 import type { Can, FastCrudConfig, Reply, RouteDef } from '../types.js';
+import type { RouteHandler } from './route-handler.js';
 
-/** A controller class `crud` can instantiate: one instance per request. */
-export type ControllerClass = new (ctx: Context, config: FastCrudConfig) => object;
+export type { ControllerClass } from '../resource/controller-resource.js';
 
 /** What a route's middleware needs besides its plan. */
 export interface RouteRuntime {
-  readonly Controller: ControllerClass;
+  /** Runs the route's action for a request (see `unsafeRouteHandler`). */
+  readonly handler: RouteHandler;
   readonly config: FastCrudConfig;
   readonly can: Can | undefined;
   readonly uuidParams: readonly string[];
@@ -19,7 +20,7 @@ export interface RouteRuntime {
 /**
  * Middleware serving one planned route. A uuid parameter that does not hold a UUID makes the
  * route not match: it passes on to the next matching route, or Koa's 404, and runs no controller code.
- * @example router.get('/products/:id', routeMiddleware(def, { Controller, config, can, uuidParams: ['id'] }))
+ * @example router.get('/products/:id', routeMiddleware(def, { handler, config, can, uuidParams: ['id'] }))
  */
 export function routeMiddleware(def: RouteDef, runtime: RouteRuntime) {
   return async function fastCrudRoute(ctx: Context, next: Next): Promise<void> {
@@ -36,10 +37,9 @@ export function routeMiddleware(def: RouteDef, runtime: RouteRuntime) {
   };
 }
 
-async function serve(ctx: Context, def: RouteDef, { Controller, config, can }: RouteRuntime): Promise<Reply | undefined> {
+async function serve(ctx: Context, def: RouteDef, { handler, can }: RouteRuntime): Promise<Reply | undefined> {
   if (def.ability !== null && !(await can!(ctx, def.ability))) return forbidden(def.ability);
-  const controller = new Controller(ctx, config) as Record<string, (ctx: Context) => unknown>;
-  return (await controller[def.method]!(ctx)) as Reply | undefined;
+  return handler(ctx, def.method);
 }
 
 function forbidden(ability: string): Reply {

@@ -1,6 +1,7 @@
 /** openApiDocument: an OpenAPI 3.1 description of every resource, built from route plans and models. */
 import { camelCase, pascalCase } from 'change-case';
 import { DEFAULT_CONFIG } from '../core/config.js';
+import { findFieldOf } from '../core/find-field.js';
 import { ERROR_CODES } from '../core/jsend.js';
 import { planRoutes, type ControllerShape } from '../core/plan-routes.js';
 import type { AttributeSource, FastCrudConfig, FieldPolicy, PlanOptions } from '../types.js';
@@ -37,9 +38,8 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
   for (const resource of options.resources) {
     const name = pascalCase(resource.model.name);
     const config = resource.config ?? DEFAULT_CONFIG;
-    const attributes = resource.model.getAttributes();
-    const findAttribute = config.global.find_field in attributes ? config.global.find_field : Object.keys(attributes).find((a) => attributes[a]!.primaryKey);
-    const idSchema = config.global.find_field_is_uuid ? { type: 'string', format: 'uuid' } : findAttribute ? attributeSchema({ ...attributes[findAttribute]!, allowNull: false }) : { type: 'string' };
+    const findField = findFieldOf(resource.model, config, 'read');
+    const idSchema = config.global.find_field_is_uuid ? { type: 'string', format: 'uuid' } : findField ? attributeSchema({ ...findField.definition, allowNull: false }) : { type: 'string' };
     schemas[name] = objectSchema(resource.model, resource.policy.visible);
     schemas[`${name}Input`] = objectSchema(resource.model, resource.policy.fillable, requiredOnCreate(resource.model, resource.policy.fillable));
     schemas[`${name}InputPatch`] = { ...objectSchema(resource.model, resource.policy.fillable), minProperties: 1 };

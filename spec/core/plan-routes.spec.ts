@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { planRoutes } from '../../lib/core/plan-routes.js';
 import { ROUTE_TABLE } from '../../lib/core/route-table.js';
+import type { CrudMethod } from '../../lib/types.js';
 import { controllerArb, methodListArb, uriArb } from '../arbitraries/controller-arb.js';
 
 class FullController {
@@ -88,7 +89,7 @@ describe('planRoutes', () => {
   });
 
   it('ignores except when only is non-empty, and matches names case-sensitively', () => {
-    const plan = planRoutes(FullController, { uri: 'p', only: ['read', 'Search'], except: ['read'] });
+    const plan = planRoutes(FullController, { uri: 'p', only: ['read', 'Search'] as CrudMethod[], except: ['read'] });
     assert.deepEqual(plan.map((r) => r.method), ['read']);
   });
 
@@ -109,7 +110,7 @@ describe('planRoutes', () => {
           const expected = ROUTE_TABLE.filter(
             (e) => implemented.has(e.method) && (only.length > 0 ? only.includes(e.method) : !except.includes(e.method)),
           );
-          const plan = planRoutes(Controller, { uri: uri.given, moduleName: 'mod', only, except });
+          const plan = planRoutes(Controller, { uri: uri.given, moduleName: 'mod', only: only as CrudMethod[], except: except as CrudMethod[] });
           assert.deepEqual(
             plan.map((r) => [r.verb, r.path, r.method, r.permission]),
             expected.map((e) => [e.verb, uri.bare + e.suffix, e.method, e.permission]),

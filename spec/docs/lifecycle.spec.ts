@@ -23,7 +23,7 @@ function chainHooks(): string[] {
   for (let proto: object = CrudController.prototype; proto !== BaseController.prototype; proto = Object.getPrototypeOf(proto) as object) {
     for (const name of Object.getOwnPropertyNames(proto)) {
       const value = Object.getOwnPropertyDescriptor(proto, name)?.value as unknown;
-      if (name !== 'constructor' && typeof value === 'function' && !CRUD_METHODS.includes(name) && !name.startsWith('answer')) names.add(name);
+      if (name !== 'constructor' && typeof value === 'function' && !(CRUD_METHODS as readonly string[]).includes(name) && !name.startsWith('answer')) names.add(name);
     }
   }
   return [...names].sort();

@@ -25,7 +25,7 @@ for (const db of databases) {
         modelClassName() {
           return Big;
         }
-      }, { config: { export_csv: { batch_size: 500 } } });
+      }, { only: ['exportCsv'], config: { export_csv: { batch_size: 500 } } });
       server = await serve(new Koa().use(router.routes()));
     });
     after(() => server?.close());

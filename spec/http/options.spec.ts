@@ -83,12 +83,15 @@ for (const db of databases) {
       }
 
       const router = new Router();
-      crud(router, 'categories', controllerFor(Category));
+      // Integer keys: only the options route, which takes no {id:uuid}.
+      const only = ['options'] as const;
+      crud(router, 'categories', controllerFor(Category), { only });
       crud(router, 'tags', OnlyOptions);
-      crud(router, 'memos', controllerFor(Memo), { config: { soft_delete: { deleted_at_field: 'removed_at' } } });
-      crud(router, 'notes', controllerFor(Note));
-      crud(router, 'hooked', Hooked);
+      crud(router, 'memos', controllerFor(Memo), { only, config: { soft_delete: { deleted_at_field: 'removed_at' } } });
+      crud(router, 'notes', controllerFor(Note), { only });
+      crud(router, 'hooked', Hooked, { only });
       crud(router, 'configured', controllerFor(Category), {
+        only,
         config: { options: { http_status: 203, default_value: 'external_id' }, global: { validation: { http_status: 422 } } },
       });
       server = await serve(new Koa().use(router.routes()), errors);

@@ -38,7 +38,7 @@ for (const db of databases) {
         modelClassName() {
           return Item;
         }
-      });
+      }, { only: ['search'] });
       server = await serve(new Koa().use(router.routes()));
     });
     after(() => server?.close());

@@ -16,7 +16,7 @@ class CategoryController extends CrudController {
   }
 
   // Every controller gets the configuration of the crud() call that registered it.
-  afterSearch(rows: Record<string, unknown>[]) {
+  override afterSearch(rows: Record<string, unknown>[]) {
     this.ctx.set('X-Default-Page-Size', String(this.config.search.per_page));
     return rows;
   }

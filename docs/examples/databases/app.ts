@@ -26,7 +26,7 @@ export function createShop(sequelize: Sequelize) {
 
     // GET products/{id} reads the primary: a client that has just written the record finds it,
     // however far the replicas lag. Searches, options and exports still read the replicas.
-    modifyReadQuery(query: FindOptions): FindOptions {
+    override modifyReadQuery(query: FindOptions): FindOptions {
       return { ...query, useMaster: true };
     }
   }

@@ -22,7 +22,7 @@ class NoteController extends CrudController {
     return Note;
   }
 
-  beforeCreate(data: Record<string, unknown>) {
+  override beforeCreate(data: Record<string, unknown>) {
     switch (data['title']) {
       case 'taken': // an http-errors error: its status, and the status's name as the code
         this.ctx.throw(409, 'Name taken');

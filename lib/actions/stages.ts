@@ -1,0 +1,44 @@
+/** The stages every action passes its query, write data and rows through: the resource's hook first, then each plugin. */
+import type { FindOptions } from 'sequelize';
+import type { ActionScope } from '../resource/scope.js';
+import type { CrudMethod, PluginContext } from '../types.js';
+
+/** The hooks that may change a query before it runs, one per action. */
+export type QueryHook =
+  | 'modifySearchQuery' | 'modifyOptionsQuery' | 'modifyExportCsvQuery' | 'modifyReadQuery'
+  | 'modifyUpdateQuery' | 'modifyDeleteQuery' | 'modifySoftDeleteQuery' | 'modifyRestoreQuery';
+
+/**
+ * The query an action runs: the planned one after its modify-query hook, then after every
+ * plugin's `query` stage (so a plugin's scope holds whatever a hook did).
+ * @example const query = await queryStage(scope, 'read', 'modifyReadQuery', planned);
+ */
+export async function queryStage(scope: ActionScope, action: CrudMethod, hook: QueryHook, planned: FindOptions): Promise<FindOptions> {
+  let query = ((await scope.hook(hook, planned)) as FindOptions | undefined) ?? planned;
+  for (const plugin of scope.resource.plugins) if (plugin.query) query = await plugin.query(query, pluginContext(scope, action));
+  return query;
+}
+
+/**
+ * The data create or update writes, after every plugin's `data` stage.
+ * @example const data = await dataStage(scope, 'create', hooked);
+ */
+export async function dataStage(scope: ActionScope, action: 'create' | 'update', data: Record<string, unknown>): Promise<Record<string, unknown>> {
+  let staged = data;
+  for (const plugin of scope.resource.plugins) if (plugin.data) staged = await plugin.data(staged, pluginContext(scope, action));
+  return staged;
+}
+
+/**
+ * The serialized records a reply carries, after every plugin's `rows` stage.
+ * @example const rows = await rowsStage(scope, 'search', serialized);
+ */
+export async function rowsStage(scope: ActionScope, action: CrudMethod, rows: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+  let staged = rows;
+  for (const plugin of scope.resource.plugins) if (plugin.rows) staged = await plugin.rows(staged, pluginContext(scope, action));
+  return staged;
+}
+
+function pluginContext(scope: ActionScope, action: CrudMethod): PluginContext {
+  return { action, ctx: scope.ctx, config: scope.config, model: scope.model, transaction: scope.transaction };
+}

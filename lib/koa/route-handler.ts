@@ -1,0 +1,52 @@
+/** The handler behind a resource's routes: a `resource()` runs the action table, a class makes one controller per request. */
+import type { Context } from 'koa';
+import { ACTIONS } from '../resource/actions.js';
+import { unsafeBindResource } from '../resource/bind.js';
+import { resourceOfController, servesModel, type ControllerClass } from '../resource/controller-resource.js';
+import { isResource, type Resource } from '../resource/resource.js';
+import { attachResource, resourceScope } from '../resource/scope.js';
+import type { CrudMethod, CrudPlugin, FastCrudConfig, Reply } from '../types.js';
+
+/** What `crud` registers: a `resource()` value or a controller class (SPEC.md's form). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a resource of any model
+export type CrudTarget = ControllerClass | Resource<any>;
+
+/** Serves one action of a registered resource for one request. */
+export type RouteHandler = (ctx: Context, method: CrudMethod) => Promise<Reply | undefined>;
+
+/**
+ * The handler of a registered target, its resource bound and checked once here: throws (see
+ * `unsafeBindResource`) when the declarations are wrong. A class of hand-written actions (no
+ * `modelClassName()`) is only instantiated and called.
+ * @example const handler = unsafeRouteHandler(ProductController, config, [], ['search'], "crud('products', ProductController)");
+ */
+export function unsafeRouteHandler(
+  target: CrudTarget,
+  config: FastCrudConfig,
+  plugins: readonly CrudPlugin[],
+  methods: readonly CrudMethod[],
+  label: string,
+): RouteHandler {
+  if (isResource(target)) {
+    const bound = unsafeBindResource(target, config, plugins, methods, label);
+    return (ctx, method) => ACTIONS[method](resourceScope(bound, ctx));
+  }
+  if (servesModel(target)) {
+    const bound = unsafeBindResource(resourceOfController(target, config), config, plugins, methods, label);
+    return async (ctx, method) => call(attachResource(new target(ctx, config), bound), method, ctx);
+  }
+  const Controller = target as ControllerClass;
+  return async (ctx, method) => call(new Controller(ctx, config), method, ctx);
+}
+
+async function call(controller: object, method: CrudMethod, ctx: Context): Promise<Reply | undefined> {
+  return (await (controller as Record<CrudMethod, (ctx: Context) => unknown>)[method](ctx)) as Reply | undefined;
+}
+
+/**
+ * How errors name a target: `ProductController`, or `resource(Product)`.
+ * @example targetName(resource(Product, spec)) // 'resource(Product)'
+ */
+export function targetName(target: CrudTarget): string {
+  return isResource(target) ? `resource(${target.name})` : target.name || 'an anonymous controller class';
+}

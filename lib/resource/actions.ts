@@ -1,0 +1,27 @@
+/** The action table: each route-table method name to the lifecycle that serves it for a `resource()`. */
+import { createAction } from '../actions/create.js';
+import { deleteAction } from '../actions/delete.js';
+import { exportCsvAction } from '../actions/export-csv.js';
+import { optionsAction } from '../actions/options.js';
+import { readAction } from '../actions/read.js';
+import { searchAction } from '../actions/search.js';
+import { restoreAction, softDeleteAction } from '../actions/soft-delete.js';
+import { updateAction } from '../actions/update.js';
+import type { CrudMethod, Reply } from '../types.js';
+import type { ActionScope } from './scope.js';
+
+/**
+ * The lifecycle of every standard action: the same functions the class form's mixins call.
+ * @example await ACTIONS.read(resourceScope(bound, ctx))
+ */
+export const ACTIONS: Readonly<Record<CrudMethod, (scope: ActionScope) => Promise<Reply | undefined>>> = Object.freeze({
+  search: searchAction,
+  options: optionsAction,
+  create: createAction,
+  exportCsv: exportCsvAction,
+  read: readAction,
+  update: updateAction,
+  delete: deleteAction,
+  softDelete: softDeleteAction,
+  restore: restoreAction,
+});

@@ -1,0 +1,87 @@
+/** bindResource: a resource resolved against one configuration and checked, once, when `crud` registers it. */
+import type { Model, ModelStatic } from 'sequelize';
+import { findColumn } from '../core/columns.js';
+import { resolvePolicy } from '../core/field-policy.js';
+import { checkResource, type ModelShape } from '../core/resource-check.js';
+import type { CrudMethod, CrudPlugin, FastCrudConfig, FieldPolicy } from '../types.js';
+import type { Resource, ResourceHooks } from './resource.js';
+
+/**
+ * What every action reads: the model, the configuration, the resolved field policy, the term
+ * search, the export settings, the soft-delete columns and the plugins. Computed once per
+ * registration, never per request.
+ */
+export interface BoundResource<M extends Model = Model> {
+  /** The controller's or model's name, for messages. */
+  readonly name: string;
+  readonly model: ModelStatic<M>;
+  readonly config: FastCrudConfig;
+  readonly policy: FieldPolicy;
+  readonly termKey: string;
+  readonly termFields: readonly string[];
+  readonly csvColumns: Readonly<Record<string, string>> | undefined;
+  readonly csvFileName: string | undefined;
+  /** The deleted-at attribute (`soft_delete.deleted_at_field`), when the model has one. */
+  readonly deletedAt: string | undefined;
+  /** The deleted-by attribute (`soft_delete.deleted_by_field`), when the model has one. */
+  readonly deletedBy: string | undefined;
+  /** True for a `paranoid` model: Sequelize owns its deleted-at column. */
+  readonly paranoid: boolean;
+  /** The resource form's hooks; the class form's are the controller's methods. */
+  readonly hooks: ResourceHooks<M>;
+  /** The resource's plugins, then the `crud` call's, then the app's. */
+  readonly plugins: readonly CrudPlugin[];
+}
+
+/**
+ * Resolves a resource against a configuration and checks it: throws a TypeError naming `label`
+ * (`crud('products', ProductController)`), the key, the bad value and the nearest valid name for
+ * an uninitialised model, unknown names, csv paths, a find field a uuid route cannot reach, or a
+ * plugin's own complaint. `methods` are the actions being registered.
+ * @example unsafeBindResource(products, config, [], ['search', 'read'], "crud('products')")
+ */
+export function unsafeBindResource<M extends Model>(
+  resource: Resource<M>,
+  config: FastCrudConfig,
+  plugins: readonly CrudPlugin[],
+  methods: readonly CrudMethod[],
+  label: string,
+): BoundResource<M> {
+  const { model, spec } = resource;
+  if (model.sequelize === undefined || model.getAttributes() === undefined) {
+    throw new TypeError(`${label}: the model ${model.name} is not initialised: call ${model.name}.init(attributes, { sequelize }) or sequelize.define(…) before registering it`);
+  }
+  const all = [...(spec.plugins ?? []), ...plugins];
+  const declared = {
+    hidden: spec.policy.hidden,
+    fillable: spec.policy.fillable,
+    sortable: spec.policy.sortable,
+    filterable: spec.policy.filterable,
+    termFields: spec.search?.termFields,
+    csvColumns: spec.csv?.columns as Readonly<Record<string, string>> | undefined,
+  };
+  const problems = [
+    ...checkResource(model as unknown as ModelShape, declared, config, methods),
+    ...all.flatMap((plugin) => {
+      const problem = plugin.check?.(model);
+      return problem === undefined ? [] : [`plugin ${plugin.name}: ${problem}`];
+    }),
+  ];
+  if (problems.length > 0) throw new TypeError(`${label}: ${problems.join('; ')}`);
+  const policy = resolvePolicy(model, { ...declared, fillable: declared.fillable === 'all' ? undefined : declared.fillable }, config);
+  return Object.freeze({
+    name: resource.name,
+    model,
+    config,
+    policy,
+    termKey: spec.search?.termKey ?? 'term',
+    termFields: spec.search?.termFields ?? [],
+    csvColumns: declared.csvColumns,
+    csvFileName: spec.csv?.fileName,
+    deletedAt: findColumn(model, config.soft_delete.deleted_at_field)?.attribute,
+    deletedBy: findColumn(model, config.soft_delete.deleted_by_field)?.attribute,
+    paranoid: (model as unknown as { options: { paranoid?: boolean } }).options.paranoid === true,
+    hooks: spec.hooks ?? {},
+    plugins: all,
+  });
+}

@@ -1,0 +1,43 @@
+/** The class form as a resource: a controller's declarations read once, into the value `resource()` makes. */
+import type { Context } from 'koa';
+import type { Model } from 'sequelize';
+import type { BaseController } from '../controller/base-controller.js';
+import type { ControllerShape } from '../core/plan-routes.js';
+import { CRUD_METHODS } from '../core/route-table.js';
+import type { FastCrudConfig } from '../types.js';
+import type { Resource, ResourceSpec } from './resource.js';
+
+/** A controller class `crud` can instantiate: one instance per request. */
+export type ControllerClass = new (ctx: Context, config: FastCrudConfig) => object;
+
+/** What the class form declares beside BaseController's fields: the export's columns and file name. */
+interface ExportDeclarations {
+  readonly csvColumns?: Readonly<Record<string, string>> | undefined;
+  readonly csvFileName?: string | undefined;
+}
+
+/**
+ * True for a controller class that serves a model (it has `modelClassName()`), as opposed to a
+ * class of hand-written actions.
+ * @example servesModel(CategoryController) // true
+ */
+export function servesModel(Controller: ControllerShape): Controller is ControllerClass & { prototype: BaseController } {
+  return 'prototype' in Controller && typeof (Controller.prototype as { modelClassName?: unknown }).modelClassName === 'function';
+}
+
+/**
+ * The resource a controller class declares: its model, field policy, term search and export
+ * settings, read from one instance made without a request. Its hooks stay the instance methods of
+ * each request's controller. Declarations are read once, so they must not depend on the request.
+ * @example unsafeBindResource(resourceOfController(ProductController, config), config, [], ['read'], label)
+ */
+export function resourceOfController(Controller: ControllerClass & { prototype: BaseController }, config: FastCrudConfig): Resource {
+  const probe = new Controller({ state: {}, query: {}, params: {} } as unknown as Context, config) as BaseController & ExportDeclarations;
+  const spec: ResourceSpec<Model> = {
+    policy: { fillable: probe.fillable ?? 'all', hidden: probe.hidden, sortable: probe.sortable, filterable: probe.filterable },
+    search: { termFields: probe.termFields, termKey: probe.termKey },
+    csv: { columns: probe.csvColumns, fileName: probe.csvFileName },
+  };
+  const actions = CRUD_METHODS.filter((method) => typeof (Controller.prototype as unknown as Record<string, unknown>)[method] === 'function');
+  return Object.freeze({ kind: 'resource', name: Controller.name, model: probe.modelClassName(), spec, actions });
+}

@@ -1,0 +1,136 @@
+/** The request scope every action runs in: the bound resource, the request, the hooks and the answers, for either form. */
+import type { Context } from 'koa';
+import type { Model, ModelStatic, Transaction } from 'sequelize';
+import type { BaseController } from '../controller/base-controller.js';
+import { failItemOf, fail, success } from '../core/jsend.js';
+import type { FailItem, FastCrudConfig, Reply } from '../types.js';
+import { unsafeBindResource, type BoundResource } from './bind.js';
+import { resourceOfController } from './controller-resource.js';
+import type { HookContext, HookName, ResourceHooks } from './resource.js';
+
+/** The reply builders an action uses: the spec's `answer*` helpers. A controller is one; the resource form uses `jsendAnswers`. */
+export interface Answers {
+  answerSuccess(data: unknown, code?: number, meta?: Readonly<Record<string, unknown>>): Reply;
+  answerRequired(field: string, status?: number): Reply;
+  answerColumnNotFound(field: string, status?: number): Reply;
+  answerFail(items: readonly FailItem[], status?: number): Reply;
+  answerNotFound(field?: string): Reply;
+}
+
+type AnyHook = (...args: never[]) => unknown;
+type HookArgs<K extends HookName> = Parameters<NonNullable<ResourceHooks<Model>[K]>> extends [...infer A, HookContext<Model>] ? A : never;
+type HookValue<K extends HookName> = Awaited<ReturnType<NonNullable<ResourceHooks<Model>[K]>>>;
+
+/** One request of one resource: what an action reads, and the hooks it calls. */
+export interface ActionScope<M extends Model = Model> extends HookContext<M> {
+  readonly resource: BoundResource<M>;
+  readonly answers: Answers;
+  /** The write under way; set by `inTransaction`, seen by hooks. */
+  transaction: Transaction | undefined;
+  /** True when the resource (or controller) has the hook. */
+  hasHook(name: HookName): boolean;
+  /** Calls a hook when there is one; undefined when there is none or it returned nothing. */
+  hook<K extends HookName>(name: K, ...args: HookArgs<K>): Promise<HookValue<K> | undefined>;
+}
+
+/**
+ * The scope of a request to a `resource()`: its hooks get the scope as their last argument.
+ * @example const reply = await searchAction(resourceScope(bound, ctx));
+ */
+export function resourceScope<M extends Model>(resource: BoundResource<M>, ctx: Context): ActionScope<M> {
+  const hooks = resource.hooks as Readonly<Record<string, AnyHook | undefined>>;
+  const scope: ActionScope<M> = {
+    ctx,
+    config: resource.config,
+    model: resource.model,
+    resource,
+    answers: jsendAnswers(resource.config),
+    transaction: undefined,
+    hasHook: (name) => hooks[name] !== undefined,
+    hook: async (name, ...args) => (await (hooks[name] as ((...a: unknown[]) => unknown) | undefined)?.call(hooks, ...args, scope)) as never,
+  };
+  return scope;
+}
+
+const bound = new WeakMap<object, BoundResource>();
+const scopes = new WeakMap<object, ActionScope>();
+
+/**
+ * Tells a controller instance the resource its route registered, so it is not resolved again.
+ * @example attachResource(new Controller(ctx, config), bound)
+ */
+export function attachResource<T extends object>(controller: T, resource: BoundResource): T {
+  bound.set(controller, resource);
+  return controller;
+}
+
+/**
+ * The scope of a class-form controller's request: its hooks are the controller's methods, its
+ * answers the controller's `answer*` helpers, and `this.transaction` follows the write.
+ * @example return searchAction(controllerScope(this));
+ */
+export function controllerScope(controller: BaseController): ActionScope {
+  const cached = scopes.get(controller);
+  if (cached) return cached;
+  const resource = boundResourceOf(controller);
+  const methods = controller as unknown as Readonly<Record<string, AnyHook | undefined>>;
+  const scope: ActionScope = {
+    ctx: controller.ctx,
+    config: controller.config,
+    model: resource.model,
+    resource,
+    answers: controller,
+    get transaction() {
+      return controller.transaction;
+    },
+    set transaction(transaction) {
+      controller.transaction = transaction;
+    },
+    hasHook: (name) => typeof methods[name] === 'function',
+    hook: async (name, ...args) => {
+      const method = methods[name] as ((...a: unknown[]) => unknown) | undefined;
+      // The class form's softDeleteUserId takes the Koa context; every other hook takes its value.
+      return (await method?.apply(controller, name === 'softDeleteUserId' ? [controller.ctx] : args)) as never;
+    },
+  };
+  scopes.set(controller, scope);
+  return scope;
+}
+
+/** The bound resource of a controller: the one `crud` registered, or resolved once per class and configuration. */
+function boundResourceOf(controller: BaseController): BoundResource {
+  const attached = bound.get(controller);
+  if (attached) return attached;
+  const Controller = controller.constructor as Parameters<typeof resourceOfController>[0];
+  const byConfig = perClass.get(Controller) ?? new WeakMap<FastCrudConfig, BoundResource>();
+  perClass.set(Controller, byConfig);
+  const resolved = byConfig.get(controller.config) ?? unsafeBindResource(resourceOfController(Controller, controller.config), controller.config, [], [], Controller.name);
+  byConfig.set(controller.config, resolved);
+  return resolved;
+}
+
+const perClass = new WeakMap<object, WeakMap<FastCrudConfig, BoundResource>>();
+
+const answerSets = new WeakMap<FastCrudConfig, Answers>();
+
+/**
+ * The spec's `answer*` helpers over a configuration: JSend replies at the configured statuses.
+ * @example jsendAnswers(config).answerRequired('label') // 400, [{ field: 'label', error: 'required', … }]
+ */
+export function jsendAnswers(config: FastCrudConfig): Answers {
+  const cached = answerSets.get(config);
+  if (cached) return cached;
+  const validation = config.global.validation.http_status;
+  const answers: Answers = Object.freeze({
+    answerSuccess: (data: unknown, code = 200, meta: Readonly<Record<string, unknown>> = {}) => success(data, code, meta),
+    answerRequired: (field: string, status = validation) => fail(status, [failItemOf({ _tag: 'required', field })]),
+    answerColumnNotFound: (field: string, status = validation) => fail(status, [failItemOf({ _tag: 'columnNotFound', field })]),
+    answerFail: (items: readonly FailItem[], status = validation) => fail(status, items),
+    answerNotFound: (field = 'id') => fail(404, [{ field, error: 'recordNotFound', message: 'The record was not found' }]),
+  });
+  answerSets.set(config, answers);
+  return answers;
+}
+
+/** The model type a controller serves, from its `modelClassName()`. */
+export type ModelOf<C> = C extends { modelClassName(): ModelStatic<infer M> } ? M : Model;
