@@ -1,9 +1,10 @@
 /** Shell helpers the single-record actions share: find `{id}`, serialize, run a write in one transaction. */
 import type { Context } from 'koa';
-import { Op, type FindOptions, type Model, type Transaction } from 'sequelize';
+import type { FindOptions, Model, Transaction } from 'sequelize';
+import { compileLookup } from '../compile/lookup.js';
 import type { BaseController } from '../controller/base-controller.js';
 import { findColumn } from '../core/columns.js';
-import { NOT_NULL, lookupFor, visibleFields, type Scope } from '../core/record-plan.js';
+import { lookupFor, visibleFields, type Scope } from '../core/record-plan.js';
 import type { ActionConfig } from '../types.js';
 
 /** What a hook may return: nothing (keep the value it was given), or a replacement, maybe later. */
@@ -24,9 +25,7 @@ export async function findRecord(
   const findField = action.find_field ?? controller.config.global.find_field;
   const lookup = lookupFor(model, findField, id, scope, deletedAtOf(controller));
   if (lookup === undefined) return undefined;
-  const where = Object.fromEntries(Object.entries(lookup.where).map(([k, v]) => [k, v === NOT_NULL ? { [Op.ne]: null } : v]));
-  const transaction = controller.transaction;
-  const planned: FindOptions = { where, paranoid: lookup.paranoid, ...(transaction && { transaction, lock: true }) };
+  const planned = compileLookup(lookup, controller.transaction);
   const query = (await modify(planned)) ?? planned;
   return (await model.findOne(query)) ?? undefined;
 }
