@@ -44,6 +44,7 @@ const PLANS: Record<string, SearchPlan> = {
   'term with a condition': { ...where(on('active', 'eq', [false])), term: { columns: [{ column: 'sku', isText: true }], text: 'ab' } },
   'trashed: a condition on deletedAt': { ...where(on('deletedAt', 'nn', [], 'deleted_at')), trashed: true },
   'order with nulls, several directions': { ...base, order: [['stock', 'DESC'], ['releasedOn', 'ASC'], ['id', 'ASC']] },
+  'order on not-null columns': { ...base, order: [['name', 'DESC'], ['id', 'ASC']] },
   'page 3 of 25': { ...base, page: { page: 3, perPage: 25 } },
   'no page (skipPagination)': { ...base, page: null },
 };
