@@ -1,8 +1,9 @@
 /** Shell helpers the single-record actions share: find `{id}`, serialize, run a write in one transaction. */
 import type { Context } from 'koa';
-import { Op, type FindOptions, type Model, type Transaction } from 'sequelize';
+import type { Model, Transaction } from 'sequelize';
+import { compileLookup } from '../compile/lookup.js';
 import { findFieldOf, type RecordAction } from '../core/find-field.js';
-import { NOT_NULL, lookupFor, visibleFields, type Scope } from '../core/record-plan.js';
+import { lookupFor, visibleFields, type Scope } from '../core/record-plan.js';
 import type { ActionScope } from '../resource/scope.js';
 import { queryStage, rowsStage, type QueryHook } from './stages.js';
 
@@ -19,10 +20,7 @@ export async function findRecord(scope: ActionScope, action: RecordAction, visib
   const findField = findFieldOf(model, config, action);
   const lookup = findField && lookupFor(model, findField.attribute, id, visibility, resource.deletedAt);
   if (lookup === undefined) return undefined;
-  const where = Object.fromEntries(Object.entries(lookup.where).map(([k, v]) => [k, v === NOT_NULL ? { [Op.ne]: null } : v]));
-  const transaction = scope.transaction;
-  const planned: FindOptions = { where, paranoid: lookup.paranoid, ...(transaction && { transaction, lock: true }) };
-  return (await model.findOne(await queryStage(scope, action, hook, planned))) ?? undefined;
+  return (await model.findOne(await queryStage(scope, action, hook, compileLookup(lookup, scope.transaction)))) ?? undefined;
 }
 
 /**

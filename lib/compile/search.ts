@@ -13,15 +13,21 @@ export function compileSearch(model: ModelStatic<Model>, plan: SearchPlan, delet
   if (deletedAt !== undefined && !plan.trashed) clauses.push({ [deletedAt]: null });
   return {
     where: { [Op.and]: clauses },
-    order: plan.order.map(([attribute, direction]) => [attribute, nullsFirst(model, direction)]),
+    order: plan.order.map(([attribute, direction]) => [attribute, nullsFirst(model, attribute, direction)]),
     ...(plan.trashed && { paranoid: false }),
     ...(plan.page && { limit: plan.page.perPage, offset: (plan.page.page - 1) * plan.page.perPage }),
   };
 }
 
-/** NULL sorts as the smallest value on every dialect, as SQLite and MariaDB do; PostgreSQL is told so. */
-function nullsFirst(model: ModelStatic<Model>, direction: 'ASC' | 'DESC'): string {
-  if (model.sequelize!.getDialect() !== 'postgres') return direction;
+/**
+ * NULL sorts as the smallest value on every dialect, as SQLite and MariaDB do; PostgreSQL is told so,
+ * for columns that can hold NULL only: on a NOT NULL column the clause changes nothing but keeps
+ * PostgreSQL from reading its index in order (a primary-key tiebreak would sort the whole table).
+ */
+function nullsFirst(model: ModelStatic<Model>, attribute: string, direction: 'ASC' | 'DESC'): string {
+  const definition = model.getAttributes()[attribute];
+  const notNull = definition?.primaryKey === true || definition?.allowNull === false;
+  if (model.sequelize!.getDialect() !== 'postgres' || notNull) return direction;
   return direction === 'ASC' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST';
 }
 

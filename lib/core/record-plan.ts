@@ -14,7 +14,7 @@ export interface Lookup {
   readonly paranoid: boolean;
 }
 
-/** A `not null` marker the shell turns into `{ [Op.ne]: null }`. */
+/** A `not null` marker that compileLookup (lib/compile/lookup.ts) turns into `{ [Op.ne]: null }`. */
 export const NOT_NULL = Object.freeze({ notNull: true as const });
 
 /**
