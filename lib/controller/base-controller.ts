@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { Model, ModelStatic, Transaction } from 'sequelize';
 import { DEFAULT_CONFIG } from '../core/config.js';
 import { resolvePolicy } from '../core/field-policy.js';
+import { statusOf } from '../core/error-codes.js';
 import { fail, failItemOf, success } from '../core/jsend.js';
 import type { FailItem, FastCrudConfig, FieldPolicy, Reply } from '../types.js';
 
@@ -64,7 +65,7 @@ export abstract class BaseController {
    * A JSend fail reply saying a required field is missing.
    * @example this.answerRequired('label') // 400, [{ field: 'label', error: 'required', … }]
    */
-  answerRequired(field: string, status = this.config.global.validation.http_status): Reply {
+  answerRequired(field: string, status = statusOf('required', this.config.global.validation.http_status)): Reply {
     return fail(status, [failItemOf({ _tag: 'required', field })]);
   }
 
@@ -72,7 +73,7 @@ export abstract class BaseController {
    * A JSend fail reply saying a column the client named does not exist (or may not be used).
    * @example this.answerColumnNotFound('colour') // 400, [{ field: 'colour', error: 'columnNotFound', … }]
    */
-  answerColumnNotFound(field: string, status = this.config.global.validation.http_status): Reply {
+  answerColumnNotFound(field: string, status = statusOf('columnNotFound', this.config.global.validation.http_status)): Reply {
     return fail(status, [failItemOf({ _tag: 'columnNotFound', field })]);
   }
 
@@ -89,6 +90,6 @@ export abstract class BaseController {
    * @example this.answerNotFound() // 404, [{ field: 'id', error: 'recordNotFound', … }]
    */
   answerNotFound(field = 'id'): Reply {
-    return fail(404, [{ field, error: 'recordNotFound', message: 'The record was not found' }]);
+    return fail(statusOf('recordNotFound'), [{ field, error: 'recordNotFound', message: 'The record was not found' }]);
   }
 }

@@ -32,6 +32,9 @@ function libSources(dir = 'lib'): string[] {
 const PATTERNS = [
   /\berror: '([A-Za-z_]\w*)'/g, // fail items written out
   /\bclientError\(\s*\d{3},\s*'([A-Za-z_]\w*)'/g, // body errors
+  /\bclientErrorOf\(\s*'([A-Za-z_]\w*)'/g, // body errors, status from ERROR_TABLE
+  /'([A-Za-z_]\w*)' satisfies ErrorCode/g, // fallbacks: `?? ('clientError' satisfies ErrorCode)`
+  /\bitem\([^,]+, '([A-Za-z_]\w*)'/g, // error-reply.ts's constraint and data items
   /\b_tag: '([A-Za-z_]\w*)'/g, // OptionsError tags, which failItemOf turns into codes
   /\b(?:code|error)\b[^;\n]*\?\? '([A-Za-z_]\w*)'/g, // fallbacks: `?? 'clientError'`, `?? 'invalid'`
 ];
