@@ -1,7 +1,13 @@
 /** ERROR_TABLE: the one table of the error codes koa-fast-crud writes, each with its HTTP status and meaning. */
 import type { ErrorCode, ErrorCodeEntry } from '../types.js';
 
-const TABLE = {
+/**
+ * Every code the library writes, by code: its HTTP status (`'validation'`: the configured
+ * `global.validation.http_status`; `'thrown'`: the status of the error a hook threw) and its meaning.
+ * The errors guide's codes table and the OpenAPI `FailItem` examples are made from it.
+ * @example ERROR_TABLE.contentTooLarge // { status: 413, meaning: 'the body is larger than `global.body_limit`' }
+ */
+export const ERROR_TABLE = Object.freeze({
   required: { status: 'validation', meaning: '`options` without `label`' },
   columnNotFound: {
     status: 'validation',
@@ -26,15 +32,7 @@ const TABLE = {
   recordNotFound: { status: 404, meaning: '`{id}` finds no record that the action may use' },
   forbidden: { status: 403, meaning: '`can(ctx, ability)` returned false' },
   clientError: { status: 'thrown', meaning: 'a hook threw a 4xx status that is not in the IANA registry, such as 499' },
-} as const satisfies Readonly<Record<ErrorCode, ErrorCodeEntry>>;
-
-/**
- * Every code the library writes, by code: its HTTP status (`'validation'`: the configured
- * `global.validation.http_status`; `'thrown'`: the status of the error a hook threw) and its meaning.
- * The errors guide's codes table and the OpenAPI `FailItem` examples are made from it.
- * @example ERROR_TABLE.contentTooLarge // { status: 413, meaning: 'the body is larger than `global.body_limit`' }
- */
-export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorCodeEntry>> = Object.freeze(TABLE);
+} as const satisfies Readonly<Record<ErrorCode, ErrorCodeEntry>>);
 
 /**
  * Every `error` code koa-fast-crud itself writes into a fail item, in the table's order. A fail item
@@ -42,19 +40,19 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorCodeEntry>> = Object.f
  * the camelCase name of its 4xx status (`conflict` for 409).
  * @example ERROR_CODES.includes('recordNotFound') // true
  */
-export const ERROR_CODES: readonly ErrorCode[] = Object.freeze(Object.keys(TABLE) as ErrorCode[]);
+export const ERROR_CODES: readonly ErrorCode[] = Object.freeze(Object.keys(ERROR_TABLE) as ErrorCode[]);
 
 /**
  * A code whose status is fixed, whatever the configuration.
  * @example const code: FixedStatusCode = 'forbidden';
  */
-export type FixedStatusCode = { [K in ErrorCode]: (typeof TABLE)[K]['status'] extends number ? K : never }[ErrorCode];
+export type FixedStatusCode = { [K in ErrorCode]: (typeof ERROR_TABLE)[K]['status'] extends number ? K : never }[ErrorCode];
 
 /**
  * A code whose status the library decides (fixed or the validation status): every code but `clientError`.
  * @example const code: DecidedStatusCode = 'required';
  */
-export type DecidedStatusCode = { [K in ErrorCode]: (typeof TABLE)[K]['status'] extends 'thrown' ? never : K }[ErrorCode];
+export type DecidedStatusCode = { [K in ErrorCode]: (typeof ERROR_TABLE)[K]['status'] extends 'thrown' ? never : K }[ErrorCode];
 
 /**
  * The HTTP status of a fail reply carrying `code`: the table's fixed status, or `validationStatus`
@@ -65,6 +63,6 @@ export type DecidedStatusCode = { [K in ErrorCode]: (typeof TABLE)[K]['status'] 
 export function statusOf(code: FixedStatusCode): number;
 export function statusOf(code: DecidedStatusCode, validationStatus: number): number;
 export function statusOf(code: DecidedStatusCode, validationStatus?: number): number {
-  const { status } = TABLE[code];
+  const { status } = ERROR_TABLE[code];
   return status === 'validation' ? validationStatus! : status;
 }
