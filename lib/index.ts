@@ -8,8 +8,9 @@ export { isPlainIdentifier, findColumn, type ResolvedColumn } from './core/colum
 export { DEFAULT_CONFIG, resolveConfig, unsafeResolveConfig, formatConfigError } from './core/config.js';
 export { HttpStatus, isHttpStatus } from './core/http-status.js';
 export { compilePath, isUuid, type CompiledPath } from './core/route-path.js';
-export { success, fail, error, failItemOf, ERROR_CODES } from './core/jsend.js';
-export { replyForError, clientError, type ClientError } from './core/error-reply.js';
+export { success, fail, error, failItemOf } from './core/jsend.js';
+export { ERROR_TABLE, ERROR_CODES, statusOf, type FixedStatusCode, type DecidedStatusCode } from './core/error-codes.js';
+export { replyForError, clientError, clientErrorOf, type ClientError } from './core/error-reply.js';
 export { singleParam } from './core/query-params.js';
 export { BaseController, type AbstractConstructor } from './controller/base-controller.js';
 export { CrudController } from './controller/crud-controller.js';

@@ -156,10 +156,43 @@ export interface ConfigError {
   readonly expected: string;
 }
 
-/** One entry of a JSend `fail` body. `field` is null when no single field is at fault. */
-export interface FailItem {
+/**
+ * Every `error` code koa-fast-crud itself writes into a fail item. `ERROR_TABLE` (lib/core/error-codes.ts)
+ * gives each one its HTTP status and meaning.
+ * @example const code: ErrorCode = 'columnNotFound';
+ */
+export type ErrorCode =
+  | 'required' | 'columnNotFound' | 'invalidOperator' | 'invalidValue' | 'type' | 'invalid' | 'emptyPayload'
+  | 'invalidJson' | 'invalidBody' | 'unsupportedMediaType' | 'contentTooLarge'
+  | 'unique' | 'foreignKey' | 'recordNotFound' | 'forbidden' | 'clientError';
+
+/**
+ * How the HTTP status of an error code is decided: a fixed status; `'validation'`, the configured
+ * `global.validation.http_status`; or `'thrown'`, the status of the client error a hook threw.
+ * @example 'validation'
+ */
+export type ErrorStatus = number | 'validation' | 'thrown';
+
+/**
+ * What the library says about one of its error codes: its status and, for people, when it is written.
+ * @example { status: 409, meaning: 'a unique constraint would be broken' }
+ */
+export interface ErrorCodeEntry {
+  readonly status: ErrorStatus;
+  /** When the library writes the code, as a phrase for people (Markdown code spans allowed). */
+  readonly meaning: string;
+}
+
+/**
+ * One entry of a JSend `fail` body. `field` is null when no single field is at fault. Its `error` is
+ * an `ErrorCode` when the library writes the item; it may also be a model validator's name (`len`,
+ * `is_null`), the camelCase name of a 4xx status a hook threw (`conflict`), or a hook's own code.
+ * `FailItem<ErrorCode>` is an item the library itself writes.
+ * @example { field: 'price', error: 'type', value: 'cheap', message: 'price must be a number' }
+ */
+export interface FailItem<Code extends string = ErrorCode | (string & {})> {
   readonly field: string | null;
-  readonly error: string;
+  readonly error: Code;
   readonly message: string;
   /** The offending value, where echoing it helps (validation failures). */
   readonly value?: unknown;

@@ -1,6 +1,7 @@
 /** The one mapping from a thrown value to a reply: client errors become fail, the rest a bare 500. */
 import { camelCase } from 'change-case';
-import type { FailItem, Reply } from '../types.js';
+import type { ErrorCode, FailItem, Reply } from '../types.js';
+import { statusOf, type FixedStatusCode } from './error-codes.js';
 import { HttpStatus } from './http-status.js';
 import { error, fail } from './jsend.js';
 
@@ -13,15 +14,23 @@ export interface ClientError extends Error {
   readonly status: number;
   readonly expose: true;
   readonly field?: string | null;
-  readonly error?: string;
+  readonly error?: ErrorCode | (string & {});
 }
 
 /**
  * Makes an error the one error exit answers as a JSend fail.
  * @example throw clientError(413, 'contentTooLarge', 'The body is larger than 1048576 bytes', 'body')
  */
-export function clientError(status: number, code: string, message: string, field: string | null = null): ClientError {
+export function clientError(status: number, code: ErrorCode | (string & {}), message: string, field: string | null = null): ClientError {
   return Object.assign(new Error(message), { status, expose: true as const, field, error: code });
+}
+
+/**
+ * `clientError` for one of the library's own codes of fixed status, which ERROR_TABLE gives.
+ * @example throw clientErrorOf('unsupportedMediaType', 'The body must be JSON', 'body') // status 415
+ */
+export function clientErrorOf(code: FixedStatusCode, message: string, field: string | null = null): ClientError {
+  return clientError(statusOf(code), code, message, field);
 }
 
 /**
@@ -31,6 +40,8 @@ export function clientError(status: number, code: string, message: string, field
  * - a unique or foreign-key violation → 409 fail naming the fields;
  * - a database "data exception" (a value out of range for its column) → fail at the validation status;
  * - anything else → a 500 JSend error that carries nothing of the fault.
+ *
+ * Every status but a thrown error's comes from ERROR_TABLE.
  * @example replyForError(Object.assign(new Error('Taken'), { status: 409, expose: true }))
  *   // { status: 409, body: { status: 'fail', data: [{ field: null, error: 'conflict', message: 'Taken' }], meta: {} } }
  */
@@ -38,7 +49,7 @@ export function replyForError(thrown: unknown, validationStatus = 400): Reply {
   if (!(thrown instanceof Error)) return error();
   if (isClientHttpError(thrown)) {
     const field = typeof thrown.field === 'string' ? thrown.field : null;
-    const code = typeof thrown.error === 'string' ? thrown.error : (NAMES.get(thrown.status) ?? 'clientError');
+    const code = typeof thrown.error === 'string' ? thrown.error : (NAMES.get(thrown.status) ?? ('clientError' satisfies ErrorCode));
     return fail(thrown.status, [{ field, error: code, message: thrown.message }]);
   }
   const sequelizeReply = replyForSequelizeError(thrown as SequelizeErrorShape, validationStatus);
@@ -54,22 +65,28 @@ interface SequelizeErrorShape extends Error {
 function replyForSequelizeError(thrown: SequelizeErrorShape, validationStatus: number): Reply | undefined {
   switch (thrown.name) {
     case 'SequelizeUniqueConstraintError':
-      return fail(409, fieldsOf(thrown).map((field) => ({ field, error: 'unique', message: `The ${field} is already taken` })));
+      return fail(statusOf('unique'), fieldsOf(thrown).map((field) => item(field, 'unique', `The ${field} is already taken`)));
     case 'SequelizeValidationError':
       return fail(validationStatus, (thrown.errors ?? []).map(validationItem));
     case 'SequelizeForeignKeyConstraintError':
-      return fail(409, [{ field: fieldsOf(thrown)[0] ?? null, error: 'foreignKey', message: 'The change conflicts with related records' }]);
+      return fail(statusOf('foreignKey'), [item(fieldsOf(thrown)[0] ?? null, 'foreignKey', 'The change conflicts with related records')]);
     case 'SequelizeDatabaseError':
       return isDataException(thrown)
-        ? fail(validationStatus, [{ field: null, error: 'invalidValue', message: 'A value does not fit its column' }])
+        ? fail(statusOf('invalidValue', validationStatus), [item(null, 'invalidValue', 'A value does not fit its column')])
         : undefined;
     default:
       return undefined;
   }
 }
 
-function validationItem(item: NonNullable<SequelizeErrorShape['errors']>[number]): FailItem {
-  return { field: item.path ?? null, error: item.validatorKey ?? item.type ?? 'invalid', value: item.value, message: item.message };
+function item(field: string | null, error: ErrorCode, message: string): FailItem<ErrorCode> {
+  return { field, error, message };
+}
+
+/** A model validator's failure: its code is the validator's name (`len`, `is_null`), else `invalid`. */
+function validationItem(failure: NonNullable<SequelizeErrorShape['errors']>[number]): FailItem {
+  const error = failure.validatorKey ?? failure.type ?? ('invalid' satisfies ErrorCode);
+  return { field: failure.path ?? null, error, value: failure.value, message: failure.message };
 }
 
 function fieldsOf(thrown: SequelizeErrorShape): string[] {

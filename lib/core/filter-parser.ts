@@ -1,6 +1,6 @@
 /** parseFilters: `filter[column][operator]=value` from a parsed query string, checked and typed. */
 import * as E from 'fp-ts/lib/Either.js';
-import type { AttributeSource, Condition, FailItem, FieldPolicy, Operator, SearchPlan } from '../types.js';
+import type { AttributeSource, Condition, ErrorCode, FailItem, FieldPolicy, Operator, SearchPlan } from '../types.js';
 import { coerceQueryValue, isTextKind, kindOf } from './attribute-kinds.js';
 import { allowedColumn } from './field-policy.js';
 
@@ -21,7 +21,7 @@ export interface FilterSettings {
 
 /** Conditions and term search parsed from a filter object, and every failure found on the way. */
 export interface ParsedFilters extends Pick<SearchPlan, 'conditions' | 'term'> {
-  readonly failures: readonly FailItem[];
+  readonly failures: readonly FailItem<ErrorCode>[];
 }
 
 /**
@@ -43,7 +43,7 @@ export function parseFilters(model: AttributeSource, filter: unknown, settings: 
   };
 }
 
-function parseTerm(model: AttributeSource, value: unknown, settings: FilterSettings): E.Either<FailItem, ParsedFilters['term']> {
+function parseTerm(model: AttributeSource, value: unknown, settings: FilterSettings): E.Either<FailItem<ErrorCode>, ParsedFilters['term']> {
   if (value === undefined || value === '') return E.right(null);
   if (typeof value !== 'string' || value.includes('\u0000')) return E.left(invalidValue(settings.termKey, 'must be a single string without NUL characters'));
   const attributes = model.getAttributes();
@@ -57,7 +57,7 @@ function parseTerm(model: AttributeSource, value: unknown, settings: FilterSetti
   return E.right({ columns, text: value });
 }
 
-function parseColumn(model: AttributeSource, name: string, spec: unknown, settings: FilterSettings): E.Either<FailItem, Condition>[] {
+function parseColumn(model: AttributeSource, name: string, spec: unknown, settings: FilterSettings): E.Either<FailItem<ErrorCode>, Condition>[] {
   const found = allowedColumn(model, settings.policy.filterable, name);
   if (found === undefined) return [E.left({ field: name, error: 'columnNotFound', message: `The column ${JSON.stringify(name)} was not found` })];
   const entries = isRecord(spec) ? Object.entries(spec) : [['eq', spec] as const];
@@ -82,7 +82,7 @@ function parseValues(
   raw: unknown,
   coerce: (text: string) => E.Either<string, unknown>,
   field: string,
-): E.Either<FailItem, readonly unknown[]> {
+): E.Either<FailItem<ErrorCode>, readonly unknown[]> {
   const arity = OPERATORS[op];
   if (arity === 'none') return E.right([]);
   const texts = typeof raw === 'string' ? (arity === 'one' ? [raw] : raw.split(',')) : Array.isArray(raw) && arity !== 'one' ? raw : undefined;
@@ -105,7 +105,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-function invalidValue(field: string, message: string): FailItem {
+function invalidValue(field: string, message: string): FailItem<ErrorCode> {
   return { field, error: 'invalidValue', message: `${field} ${message}` };
 }
 

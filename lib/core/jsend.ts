@@ -1,16 +1,8 @@
 /** JSend replies as values: success, fail and error bodies with their statuses. */
-import type { FailItem, OptionsError, Reply } from '../types.js';
+import type { ErrorCode, FailItem, OptionsError, Reply } from '../types.js';
 
-/**
- * Every `error` code koa-fast-crud itself writes into a fail item. A fail item may also carry a
- * model validator's name (`len`, `is_null`) or, for an http error a hook throws, the camelCase name
- * of its 4xx status (`conflict` for 409). spec/docs/errors-page.spec.ts keeps this list equal to the
- * codes the sources write.
- */
-export const ERROR_CODES = [
-  'required', 'columnNotFound', 'invalidOperator', 'invalidValue', 'type', 'invalid', 'emptyPayload', 'invalidJson',
-  'invalidBody', 'unsupportedMediaType', 'contentTooLarge', 'unique', 'foreignKey', 'recordNotFound', 'forbidden', 'clientError',
-] as const;
+/** Re-exported for the imports that predate lib/core/error-codes.ts, which derives it from ERROR_TABLE. */
+export { ERROR_CODES } from './error-codes.js';
 
 /**
  * A success reply.
@@ -40,7 +32,7 @@ export function error(status = 500, message = 'Internal Server Error'): Reply {
  * The fail item of an options planning error, with a message a person can act on.
  * @example failItemOf({ _tag: 'required', field: 'label' }) // { field: 'label', error: 'required', message: 'The label field is required' }
  */
-export function failItemOf(optionsError: OptionsError): FailItem {
+export function failItemOf(optionsError: OptionsError): FailItem<ErrorCode> {
   const { _tag, field } = optionsError;
   switch (_tag) {
     case 'required':

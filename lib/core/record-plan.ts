@@ -1,6 +1,6 @@
 /** Pure plans for single-record actions: the lookup of `{id}`, the writable part of a body, the serialized record. */
 import * as E from 'fp-ts/lib/Either.js';
-import type { AttributeSource, FailItem, FieldPolicy } from '../types.js';
+import type { AttributeSource, ErrorCode, FailItem, FieldPolicy } from '../types.js';
 import { checkBodyValue, coerceQueryValue } from './attribute-kinds.js';
 import { findColumn } from './columns.js';
 import { findFieldNamed } from './find-field.js';
@@ -39,12 +39,12 @@ export function lookupFor(model: AttributeSource, findField: string, id: string,
  * @example fillableData(Product, { name: 'Kite', id: 'x', price: 'cheap' }, policy)
  *   // left([{ field: 'price', error: 'type', value: 'cheap', message: 'price must be a number' }])
  */
-export function fillableData(model: AttributeSource, body: unknown, policy: FieldPolicy): E.Either<FailItem[], Record<string, unknown>> {
+export function fillableData(model: AttributeSource, body: unknown, policy: FieldPolicy): E.Either<FailItem<ErrorCode>[], Record<string, unknown>> {
   if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).length === 0) {
     return E.left([{ field: 'body', error: 'emptyPayload', message: 'The body must be a JSON object with at least one field' }]);
   }
   const attributes = model.getAttributes();
-  const failures: FailItem[] = [];
+  const failures: FailItem<ErrorCode>[] = [];
   const data: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     const attribute = findColumn(model, key)?.attribute;

@@ -1,6 +1,6 @@
 /** planSearch: a search (or exportCsv) request checked against the model and policy, as a plan. */
 import * as E from 'fp-ts/lib/Either.js';
-import type { AttributeSource, FailItem, FastCrudConfig, Order, SearchPlan } from '../types.js';
+import type { AttributeSource, ErrorCode, FailItem, FastCrudConfig, Order, SearchPlan } from '../types.js';
 import { findColumn } from './columns.js';
 import { allowedColumn } from './field-policy.js';
 import { parseFilters, type FilterSettings } from './filter-parser.js';
@@ -31,7 +31,7 @@ const POSITIVE = /^[1-9]\d{0,8}$/;
  * @example planSearch(Product, { sort: '-price', page: '2' }, settings)
  *   // right({ conditions: [], term: null, order: [['price', 'DESC'], ['id', 'ASC']], page: { page: 2, perPage: 40 }, trashed: false })
  */
-export function planSearch(model: AttributeSource, request: SearchRequest, settings: SearchSettings): E.Either<FailItem[], SearchPlan> {
+export function planSearch(model: AttributeSource, request: SearchRequest, settings: SearchSettings): E.Either<FailItem<ErrorCode>[], SearchPlan> {
   const filters = parseFilters(model, request.filter, settings);
   const sort = planOrder(model, request.sort, settings);
   const page = settings.paginate ? planPage(request, settings.config.search) : E.right(null);
@@ -47,7 +47,7 @@ export function planSearch(model: AttributeSource, request: SearchRequest, setti
   });
 }
 
-function planOrder(model: AttributeSource, sort: unknown, settings: SearchSettings): E.Either<FailItem[], Order[]> {
+function planOrder(model: AttributeSource, sort: unknown, settings: SearchSettings): E.Either<FailItem<ErrorCode>[], Order[]> {
   if (sort !== undefined && typeof sort !== 'string' && !(Array.isArray(sort) && sort.every((s) => typeof s === 'string'))) {
     return E.left([{ field: 'sort', error: 'invalidValue', message: 'sort must be a comma-separated list of columns' }]);
   }
@@ -63,13 +63,13 @@ function planOrder(model: AttributeSource, sort: unknown, settings: SearchSettin
   return E.right([...order, ...tiebreak]);
 }
 
-function planPage(request: SearchRequest, config: FastCrudConfig['search']): E.Either<FailItem[], SearchPlan['page']> {
+function planPage(request: SearchRequest, config: FastCrudConfig['search']): E.Either<FailItem<ErrorCode>[], SearchPlan['page']> {
   const skip = request.skipPagination;
   if (skip !== undefined && !['true', 'false', '1', '0'].includes(skip as string)) {
     return E.left([{ field: 'skipPagination', error: 'invalidValue', message: 'skipPagination must be true or false' }]);
   }
   if (skip === 'true' || skip === '1') return E.right(null);
-  const failures: FailItem[] = [];
+  const failures: FailItem<ErrorCode>[] = [];
   const read = (field: 'page' | 'perPage', fallback: number) => {
     const raw = request[field];
     if (raw === undefined) return fallback;

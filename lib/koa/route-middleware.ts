@@ -2,6 +2,7 @@
 import type { Context, Next } from 'koa';
 import { fail } from '../core/jsend.js';
 import { replyForError } from '../core/error-reply.js';
+import { statusOf } from '../core/error-codes.js';
 import { isUuid } from '../core/route-path.js';
 import type { Can, FastCrudConfig, Reply, RouteDef } from '../types.js';
 import type { RouteHandler } from './route-handler.js';
@@ -43,7 +44,7 @@ async function serve(ctx: Context, def: RouteDef, { handler, can }: RouteRuntime
 }
 
 function forbidden(ability: string): Reply {
-  return fail(403, [{ field: null, error: 'forbidden', message: `This action needs the ability ${ability}` }]);
+  return fail(statusOf('forbidden'), [{ field: null, error: 'forbidden', message: `This action needs the ability ${ability}` }]);
 }
 
 function writeReply(ctx: Context, reply: Reply): void {

@@ -1,8 +1,8 @@
 /** openApiDocument: an OpenAPI 3.1 description of every resource, built from route plans and models. */
 import { camelCase, pascalCase } from 'change-case';
 import { DEFAULT_CONFIG } from '../core/config.js';
+import { ERROR_CODES } from '../core/error-codes.js';
 import { findFieldOf } from '../core/find-field.js';
-import { ERROR_CODES } from '../core/jsend.js';
 import { planRoutes, type ControllerShape } from '../core/plan-routes.js';
 import type { AttributeSource, FastCrudConfig, FieldPolicy, PlanOptions } from '../types.js';
 import { objectSchema, requiredOnCreate, attributeSchema, type JsonSchema } from './attribute-schema.js';

@@ -1,4 +1,5 @@
 /** One OpenAPI operation per planned route: parameters, body and JSend responses by action. */
+import { statusOf } from '../core/error-codes.js';
 import { OPERATORS } from '../core/filter-parser.js';
 import type { RouteDef } from '../types.js';
 import type { JsonSchema } from './attribute-schema.js';
@@ -51,14 +52,14 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
   const id = { name: 'id', in: 'path', required: true, schema: context.idSchema };
   const status = (action: string) => String(context.statuses[action] ?? 200);
   const invalid = { [String(context.validationStatus)]: failResponse('The request names an unknown column, operator or value') };
-  const notFound = { '404': failResponse('No record for this id (or it is soft-deleted)') };
-  const forbidden = def.ability === null ? {} : { '403': failResponse(`The caller lacks ${def.ability}`) };
+  const notFound = { [statusOf('recordNotFound')]: failResponse('No record for this id (or it is soft-deleted)') };
+  const forbidden = def.ability === null ? {} : { [statusOf('forbidden')]: failResponse(`The caller lacks ${def.ability}`) };
   const body = (schema: string) => ({ required: true, content: json(ref(schema)) });
   const writeErrors = {
     ...invalid,
-    '409': failResponse('A unique or foreign-key constraint refused the write'),
-    '413': failResponse('The body is larger than global.body_limit'),
-    '415': failResponse('The body is not JSON'),
+    [statusOf('unique')]: failResponse('A unique or foreign-key constraint refused the write'),
+    [statusOf('contentTooLarge')]: failResponse('The body is larger than global.body_limit'),
+    [statusOf('unsupportedMediaType')]: failResponse('The body is not JSON'),
   };
   const record = success(ref(context.record));
   const common = { operationId, tags: [context.record], ...(def.ability !== null && { 'x-ability': def.ability }) };
@@ -77,7 +78,7 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
     case 'update':
       return { ...common, summary: `Update a ${context.record} (partial)`, parameters: [id], requestBody: body(`${context.input}Patch`), responses: responses({ [status('update')]: { description: 'The updated record', content: record }, ...writeErrors, ...notFound }) };
     case 'delete':
-      return { ...common, summary: `Delete a ${context.record}`, parameters: [id], responses: responses({ [status('delete')]: { description: 'Deleted', content: success({ type: 'null' }) }, ...notFound, '409': failResponse('Related records refuse the delete') }) };
+      return { ...common, summary: `Delete a ${context.record}`, parameters: [id], responses: responses({ [status('delete')]: { description: 'Deleted', content: success({ type: 'null' }) }, ...notFound, [statusOf('foreignKey')]: failResponse('Related records refuse the delete') }) };
     case 'softDelete':
     case 'restore': {
       const action = def.method === 'softDelete' ? 'soft_delete' : 'restore';

@@ -2,6 +2,7 @@
 import type { Context } from 'koa';
 import type { Model, ModelStatic, Transaction } from 'sequelize';
 import type { BaseController } from '../controller/base-controller.js';
+import { statusOf } from '../core/error-codes.js';
 import { failItemOf, fail, success } from '../core/jsend.js';
 import type { FailItem, FastCrudConfig, Reply } from '../types.js';
 import { unsafeBindResource, type BoundResource } from './bind.js';
@@ -123,10 +124,10 @@ export function jsendAnswers(config: FastCrudConfig): Answers {
   const validation = config.global.validation.http_status;
   const answers: Answers = Object.freeze({
     answerSuccess: (data: unknown, code = 200, meta: Readonly<Record<string, unknown>> = {}) => success(data, code, meta),
-    answerRequired: (field: string, status = validation) => fail(status, [failItemOf({ _tag: 'required', field })]),
-    answerColumnNotFound: (field: string, status = validation) => fail(status, [failItemOf({ _tag: 'columnNotFound', field })]),
+    answerRequired: (field: string, status = statusOf('required', validation)) => fail(status, [failItemOf({ _tag: 'required', field })]),
+    answerColumnNotFound: (field: string, status = statusOf('columnNotFound', validation)) => fail(status, [failItemOf({ _tag: 'columnNotFound', field })]),
     answerFail: (items: readonly FailItem[], status = validation) => fail(status, items),
-    answerNotFound: (field = 'id') => fail(404, [{ field, error: 'recordNotFound', message: 'The record was not found' }]),
+    answerNotFound: (field = 'id') => fail(statusOf('recordNotFound'), [{ field, error: 'recordNotFound', message: 'The record was not found' }]),
   });
   answerSets.set(config, answers);
   return answers;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { replyForError } from '../../lib/core/error-reply.js';
+import { clientErrorOf, replyForError } from '../../lib/core/error-reply.js';
 
 const httpError = (status: number, message: string, extra: object = {}) =>
   Object.assign(new Error(message), { status, expose: status < 500, ...extra });
@@ -29,5 +29,16 @@ describe('replyForError', () => {
     assert.deepEqual(replyForError(new Error('SQLITE_ERROR: no such table')), bare);
     assert.deepEqual(replyForError('a string'), bare);
     assert.deepEqual(replyForError({ status: 404, expose: true, message: 'not an Error' }), bare);
+  });
+});
+
+describe('clientErrorOf', () => {
+  it("returns a client error with the table's status, which replyForError answers as it is", () => {
+    const thrown = clientErrorOf('contentTooLarge', 'The body is larger than 64 bytes', 'body');
+    assert.deepEqual([thrown.status, thrown.expose, thrown.error, thrown.field], [413, true, 'contentTooLarge', 'body']);
+    assert.deepEqual(replyForError(thrown, 422), {
+      status: 413,
+      body: { status: 'fail', data: [{ field: 'body', error: 'contentTooLarge', message: 'The body is larger than 64 bytes' }], meta: {} },
+    });
   });
 });

@@ -1,10 +1,15 @@
 /**
  * docs/guide/errors.md lists every `error` code koa-fast-crud can send, and nothing else.
  *
- * The codes are ERROR_CODES plus the camelCase names of the 4xx statuses that a thrown http error
- * gets. Where they are written in lib/ they are string literals (fail items, `clientError(...)`
- * calls, the OptionsError tags, two fallbacks in error-reply.ts), so this spec also scans lib/ with
- * regular expressions and checks ERROR_CODES against what it finds.
+ * The library's own codes and their statuses are ERROR_TABLE's: the page's codes table is
+ * docs/generated/error-codes.md, which docs/examples/errors/codes-table.ts renders from the table
+ * (`npm run docs:examples`; spec/docs/site-examples.spec.ts fails when the committed file drifts).
+ * Besides those, the page lists the names the library passes on: a model validator's name, and
+ * the camelCase name of the 4xx status a thrown http error has.
+ *
+ * A scan of lib/ stays only as a guard: every code written there as a bare string literal (a fail
+ * item's `error: '…'`, `clientError(4xx, '…')`, an OptionsError tag) is in ERROR_TABLE. Codes
+ * passed to `statusOf`, `clientErrorOf` or typed `FailItem<ErrorCode>` items are checked by tsc.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -13,11 +18,14 @@ import { camelCase } from 'change-case';
 import { DataTypes, type Sequelize } from 'sequelize';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { CrudController, ERROR_CODES, HttpStatus, crud, replyForError } from '../../lib/index.js';
+import { CrudController, ERROR_CODES, ERROR_TABLE, HttpStatus, crud, replyForError, statusOf, type ErrorCode } from '../../lib/index.js';
+import { renderErrorCodes } from '../../docs/examples/errors/codes-table.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { serve } from '../support/http.js';
+import { tableRows } from '../support/markdown.js';
 
 const PAGE = readFileSync('docs/guide/errors.md', 'utf8');
+const GENERATED = readFileSync('docs/generated/error-codes.md', 'utf8');
 
 /** Source text of every lib/ file, comments removed (doc comments hold example codes too). */
 function libSources(dir = 'lib'): string[] {
@@ -29,55 +37,60 @@ function libSources(dir = 'lib'): string[] {
   });
 }
 
-const PATTERNS = [
+const LITERAL_CODES = [
   /\berror: '([A-Za-z_]\w*)'/g, // fail items written out
-  /\bclientError\(\s*\d{3},\s*'([A-Za-z_]\w*)'/g, // body errors
+  /\bclientError\(\s*\d{3},\s*'([A-Za-z_]\w*)'/g, // client errors with a status of their own
   /\b_tag: '([A-Za-z_]\w*)'/g, // OptionsError tags, which failItemOf turns into codes
-  /\b(?:code|error)\b[^;\n]*\?\? '([A-Za-z_]\w*)'/g, // fallbacks: `?? 'clientError'`, `?? 'invalid'`
 ];
 /** ConfigError's tag: thrown at registration, never sent to a client. */
 const NOT_SENT = new Set(['invalidConfig']);
 
-const libCodes = new Set(
-  libSources().flatMap((source) => PATTERNS.flatMap((pattern) => [...source.matchAll(pattern)].map((m) => m[1]!))).filter((code) => !NOT_SENT.has(code)),
+const literalCodes = new Set(
+  libSources().flatMap((source) => LITERAL_CODES.flatMap((pattern) => [...source.matchAll(pattern)].map((m) => m[1]!))).filter((code) => !NOT_SENT.has(code)),
 );
 const statusNames = new Map(
   Object.entries(HttpStatus)
     .filter(([, code]) => code >= 400 && code < 500)
     .map(([name, code]) => [code as number, camelCase(name)]),
 );
+const isLibraryCode = (code: string): code is ErrorCode => Object.hasOwn(ERROR_TABLE, code);
 
 /** The page's `## Codes` section. */
 const CODES_SECTION = /^## Codes$([\s\S]*?)^## /m.exec(PAGE)?.[1] ?? '';
-/** Rows of the codes table: the first cell is exactly one code in backticks. */
-const catalogue = new Map(
-  [...CODES_SECTION.matchAll(/^\| `([A-Za-z_]\w*)` \| ([^|]+) \|/gm)].map(([, code, status]) => [code!, status!.trim()]),
-);
+/** The generated table's rows: code (without backticks) and status cell. */
+const generatedRows = tableRows(GENERATED, '| code |').map(([code, status]) => [code!.replace(/`/g, ''), status!] as const);
+/** The page's own table of the codes the library passes on: first cell and status cell. */
+const passedOn = tableRows(CODES_SECTION, '| code |').map(([code, status]) => [code!, status!] as const);
 /** Rows of the status-name table: `| 409 | \`conflict\` |`. */
 const statusTable = new Map([...PAGE.matchAll(/^\| (4\d\d) \| `(\w+)` \|$/gm)].map(([, status, code]) => [Number(status), code!]));
 
 describe('docs/guide/errors.md', () => {
-  it('has a codes table', () => assert.ok(catalogue.size >= 15, `${catalogue.size} rows`));
+  it("includes, in its Codes section, the codes table rendered from ERROR_TABLE", () => {
+    assert.ok(CODES_SECTION.includes('<!--@include: ../generated/error-codes.md-->'));
+    assert.equal(GENERATED, renderErrorCodes(), 'run npm run docs:examples');
+  });
 
-  it('finds the codes in lib/ (the scan still works)', () => {
-    for (const code of ['required', 'columnNotFound', 'invalidValue', 'forbidden', 'unique', 'contentTooLarge', 'clientError', 'invalid']) {
-      assert.ok(libCodes.has(code), `the scan of lib/ no longer finds ${code}`);
+  it("lists every code of ERROR_TABLE, in the table's order, with the status statusOf gives", () => {
+    assert.deepEqual(generatedRows.map(([code]) => code), [...ERROR_CODES]);
+    for (const [code, cell] of generatedRows) {
+      assert.ok(isLibraryCode(code));
+      if (code === 'clientError') assert.equal(cell, 'the thrown 4xx');
+      else if (cell === '400\\*') assert.equal(statusOf(code, 422), 422, `${code} follows global.validation.http_status`);
+      else assert.deepEqual([statusOf(code, 422), statusOf(code, 400)], [Number(cell), Number(cell)], `${code} has a fixed status`);
     }
   });
 
-  it('finds exactly ERROR_CODES written in lib/, so the exported list (and the OpenAPI examples) stay complete', () => {
-    assert.deepEqual([...libCodes].sort(), [...ERROR_CODES].sort());
+  it('lists besides only what the library passes on: validator names and thrown statuses\' names', () => {
+    assert.deepEqual(passedOn, [["a validator's name", '400\\*'], ['`conflict`', '409']]);
+    assert.equal(statusNames.get(409), 'conflict');
   });
 
-  it('lists every code lib/ can send in its codes table', () => {
-    const missing = [...libCodes].filter((code) => !catalogue.has(code));
-    assert.deepEqual(missing, [], `codes sent by lib/ but missing from the page: ${missing.join(', ')}`);
-  });
-
-  it('lists no code lib/ cannot send', () => {
-    const derived = new Set(statusNames.values());
-    const unknown = [...catalogue.keys()].filter((code) => !libCodes.has(code) && !derived.has(code));
-    assert.deepEqual(unknown, [], `codes on the page that lib/ never sends: ${unknown.join(', ')}`);
+  it('writes in lib/ no code literal that ERROR_TABLE lacks (the guard still finds codes)', () => {
+    for (const code of ['required', 'columnNotFound', 'invalidValue', 'forbidden', 'recordNotFound', 'type', 'emptyPayload']) {
+      assert.ok(literalCodes.has(code), `the scan of lib/ no longer finds ${code}`);
+    }
+    const unknown = [...literalCodes].filter((code) => !isLibraryCode(code));
+    assert.deepEqual(unknown, [], `codes written in lib/ but missing from ERROR_TABLE: ${unknown.join(', ')}`);
   });
 
   it('names every 4xx status of HttpStatus with the code a thrown error of that status gets, and no other', () => {
@@ -91,14 +104,14 @@ describe('docs/guide/errors.md', () => {
   it('gives, for each code in a generated example, the status that example shows', () => {
     const generated = readdirSync('docs/generated').filter((f) => f.startsWith('errors-'));
     assert.ok(generated.length >= 4);
+    const demoValidationStatus = 400;
     let checked = 0;
     for (const file of generated) {
       const text = readFileSync(`docs/generated/${file}`, 'utf8');
       for (const [, status, body] of text.matchAll(/HTTP\/1\.1 (\d{3}) [^\n]*\n(?:[^\n]+\n)*\n([\s\S]*?)\n```/g)) {
         for (const [, code] of body!.matchAll(/"error": "(\w+)"/g)) {
-          const row = catalogue.get(code!);
-          if (row === undefined) continue; // validator names (`is_null`) are not lib/ codes
-          assert.ok(row.includes(status!), `${file}: ${code} comes with ${status}, the table says ${row}`);
+          if (!isLibraryCode(code!) || code === 'clientError') continue; // validator names (`is_null`)
+          assert.equal(statusOf(code, demoValidationStatus), Number(status), `${file}: ${code} comes with ${status}`);
           checked += 1;
         }
       }

@@ -1,18 +1,20 @@
-/** `npm run docs:examples`: runs every scenario in scenarios/ against the demo and writes docs/generated/. */
+/** `npm run docs:examples`: runs every scenario in scenarios/ against the demo, renders the errors page's codes table, and writes docs/generated/. */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { renderErrorCodes } from '../errors/codes-table.js';
 import { renderScenario, type Step } from './exchange.js';
 
 /** Where the rendered scenarios go; doc pages include them with `<!--@include: ../generated/<name>.md-->`. */
 export const GENERATED = new URL('../../generated/', import.meta.url);
 
-/** Every scenario by name (its file name), rendered now. */
+/** Every scenario by name (its file name), rendered now, and `error-codes`: the table of ERROR_TABLE. */
 export async function renderAll(): Promise<Map<string, string>> {
   const rendered = new Map<string, string>();
   for (const file of readdirSync(new URL('./scenarios/', import.meta.url)).filter((f) => f.endsWith('.ts')).sort()) {
     const steps = (await import(`./scenarios/${file}`)) as { default: readonly Step[] };
     rendered.set(basename(file, '.ts'), await renderScenario(steps.default));
   }
+  rendered.set('error-codes', renderErrorCodes());
   return rendered;
 }
 

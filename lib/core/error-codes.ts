@@ -1,0 +1,68 @@
+/** ERROR_TABLE: the one table of the error codes koa-fast-crud writes, each with its HTTP status and meaning. */
+import type { ErrorCode, ErrorCodeEntry } from '../types.js';
+
+/**
+ * Every code the library writes, by code: its HTTP status (`'validation'`: the configured
+ * `global.validation.http_status`; `'thrown'`: the status of the error a hook threw) and its meaning.
+ * The errors guide's codes table and the OpenAPI `FailItem` examples are made from it.
+ * @example ERROR_TABLE.contentTooLarge // { status: 413, meaning: 'the body is larger than `global.body_limit`' }
+ */
+export const ERROR_TABLE = Object.freeze({
+  required: { status: 'validation', meaning: '`options` without `label`' },
+  columnNotFound: {
+    status: 'validation',
+    meaning:
+      'a filter, sort or options column that does not exist or that the field policy does not allow. Also a term search on a resource without `termFields`, and softDelete or restore on a model without the deleted-at column',
+  },
+  invalidOperator: { status: 'validation', meaning: "an unknown filter operator, or one that does not apply to the column's type (`like` on a number)" },
+  invalidValue: {
+    status: 'validation',
+    meaning:
+      'a filter value that does not fit its column. Also: a bad `page`, `perPage`, `skipPagination` or `sort`, a query string nested more than 3 brackets deep, a NUL character, or a value the database rejects as out of range (PostgreSQL and MariaDB)',
+  },
+  type: { status: 'validation', meaning: "a body value that does not fit its column's type" },
+  invalid: { status: 'validation', meaning: 'a Sequelize validation item that has neither a `validatorKey` nor a `type`' },
+  emptyPayload: { status: 'validation', meaning: 'a body that is missing, an empty object, an array or a scalar' },
+  invalidJson: { status: 400, meaning: 'the body is not valid JSON' },
+  invalidBody: { status: 400, meaning: 'the body could not be read to its end' },
+  unsupportedMediaType: { status: 415, meaning: "the body's `Content-Type` is not JSON" },
+  contentTooLarge: { status: 413, meaning: 'the body is larger than `global.body_limit`' },
+  unique: { status: 409, meaning: 'a unique constraint would be broken' },
+  foreignKey: { status: 409, meaning: 'a foreign key would point nowhere, or a deleted row is still referenced' },
+  recordNotFound: { status: 404, meaning: '`{id}` finds no record that the action may use' },
+  forbidden: { status: 403, meaning: '`can(ctx, ability)` returned false' },
+  clientError: { status: 'thrown', meaning: 'a hook threw a 4xx status that is not in the IANA registry, such as 499' },
+} as const satisfies Readonly<Record<ErrorCode, ErrorCodeEntry>>);
+
+/**
+ * Every `error` code koa-fast-crud itself writes into a fail item, in the table's order. A fail item
+ * may also carry a model validator's name (`len`, `is_null`) or, for an http error a hook throws,
+ * the camelCase name of its 4xx status (`conflict` for 409).
+ * @example ERROR_CODES.includes('recordNotFound') // true
+ */
+export const ERROR_CODES: readonly ErrorCode[] = Object.freeze(Object.keys(ERROR_TABLE) as ErrorCode[]);
+
+/**
+ * A code whose status is fixed, whatever the configuration.
+ * @example const code: FixedStatusCode = 'forbidden';
+ */
+export type FixedStatusCode = { [K in ErrorCode]: (typeof ERROR_TABLE)[K]['status'] extends number ? K : never }[ErrorCode];
+
+/**
+ * A code whose status the library decides (fixed or the validation status): every code but `clientError`.
+ * @example const code: DecidedStatusCode = 'required';
+ */
+export type DecidedStatusCode = { [K in ErrorCode]: (typeof ERROR_TABLE)[K]['status'] extends 'thrown' ? never : K }[ErrorCode];
+
+/**
+ * The HTTP status of a fail reply carrying `code`: the table's fixed status, or `validationStatus`
+ * (`global.validation.http_status`) for the validation codes. A fixed code needs no validation status.
+ * @example statusOf('recordNotFound') // 404
+ * @example statusOf('columnNotFound', 422) // 422
+ */
+export function statusOf(code: FixedStatusCode): number;
+export function statusOf(code: DecidedStatusCode, validationStatus: number): number;
+export function statusOf(code: DecidedStatusCode, validationStatus?: number): number {
+  const { status } = ERROR_TABLE[code];
+  return status === 'validation' ? validationStatus! : status;
+}
