@@ -32,10 +32,11 @@ export function SoftDelete<TBase extends AbstractConstructor<BaseController>>(Ba
         const record = await findRecord(this, this.config.soft_delete, 'active', (query) => this.modifySoftDeleteQuery(query));
         if (record === undefined) return this.answerNotFound();
         await this.beforeSoftDelete(record);
-        if (deletedBy !== undefined) record.set(deletedBy, await this.softDeleteUserId(ctx));
-        // A paranoid model owns its deleted-at column: Sequelize's destroy() sets it.
-        if (paranoid) await record.save({ transaction }).then(() => record.destroy({ transaction }));
-        else await record.update({ [deletedAt]: new Date() }, { transaction });
+        const marks = deletedBy === undefined ? {} : { [deletedBy]: await this.softDeleteUserId(ctx) };
+        // A paranoid model owns its deleted-at column: Sequelize's destroy() sets it. record.update()
+        // saves only the keys it is given, so a plain model's marks go in one call.
+        if (paranoid) await record.set(marks).save({ transaction }).then(() => record.destroy({ transaction }));
+        else await record.update({ ...marks, [deletedAt]: new Date() }, { transaction });
         await this.afterSoftDelete(record);
         return this.answerSuccess(serialize(this, record, this.config.soft_delete.method), this.config.soft_delete.http_status);
       });

@@ -430,6 +430,9 @@ for (const db of databases) {
         assert.equal(soft.status, 200);
         assert.equal(soft.body.data.deletedBy, 'ada');
         assert.ok(soft.body.data.deletedAt);
+        const trashed = async () => (await server.get('/products?filter[deleted_at][nn]=1&filter[sku]=LIFE')).body.data;
+        assert.deepEqual((await trashed()).map((p: { deletedBy: string }) => p.deletedBy), ['ada']);
+        assert.equal((await catalog.Product.findByPk(id))!.get('deletedBy'), 'ada');
         assert.equal((await server.request('DELETE', `/products/${id}/soft`)).status, 404);
         assert.equal((await server.get(`/products/${id}`)).status, 404);
         assert.equal((await server.get('/products?filter[sku]=LIFE')).body.data.length, 0);
