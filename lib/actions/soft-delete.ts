@@ -79,9 +79,10 @@ export function Restore<TBase extends AbstractConstructor<BaseController>>(Base:
         if (record === undefined) return this.answerNotFound();
         await this.beforeRestore(record);
         // A paranoid model clears its own deleted-at column in restore(); the deleted-by column is ours.
-        if (deletedBy !== undefined) record.set(deletedBy, null);
-        if (paranoid) await record.save({ transaction }).then(() => record.restore({ transaction }));
-        else await record.update({ [deletedAt]: null }, { transaction });
+        // record.update() saves only the keys it is given, so a plain model's marks go in one call.
+        const marks = deletedBy === undefined ? {} : { [deletedBy]: null };
+        if (paranoid) await record.set(marks).save({ transaction }).then(() => record.restore({ transaction }));
+        else await record.update({ ...marks, [deletedAt]: null }, { transaction });
         await this.afterRestore(record);
         return this.answerSuccess(serialize(this, record, this.config.restore.method), this.config.restore.http_status);
       });
