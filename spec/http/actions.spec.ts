@@ -430,11 +430,16 @@ for (const db of databases) {
         assert.equal(soft.status, 200);
         assert.equal(soft.body.data.deletedBy, 'ada');
         assert.ok(soft.body.data.deletedAt);
+        const trashed = async () => (await server.get('/products?filter[deleted_at][nn]=1&filter[sku]=LIFE')).body.data;
+        assert.deepEqual((await trashed()).map((p: { deletedBy: string }) => p.deletedBy), ['ada']);
+        assert.equal((await catalog.Product.findByPk(id))!.get('deletedBy'), 'ada');
         assert.equal((await server.request('DELETE', `/products/${id}/soft`)).status, 404);
         assert.equal((await server.get(`/products/${id}`)).status, 404);
         assert.equal((await server.get('/products?filter[sku]=LIFE')).body.data.length, 0);
         const restored = await server.request('PUT', `/products/${id}/restore`);
         assert.deepEqual([restored.status, restored.body.data.deletedAt, restored.body.data.deletedBy], [200, null, null]);
+        assert.equal((await server.get(`/products/${id}`)).body.data.deletedBy, null);
+        assert.equal((await catalog.Product.findByPk(id))!.get('deletedBy'), null);
         assert.equal((await server.request('PATCH', `/products/${id}/restore`)).status, 404);
         const gone = await server.request('DELETE', `/products/${id}`);
         assert.deepEqual([gone.status, gone.body.data], [200, null]);
