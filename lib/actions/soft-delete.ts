@@ -22,10 +22,11 @@ export async function softDeleteAction(scope: ActionScope): Promise<Reply> {
     const record = await findRecord(scope, 'softDelete', 'active', 'modifySoftDeleteQuery');
     if (record === undefined) return scope.answers.answerNotFound();
     await scope.hook('beforeSoftDelete', record);
-    const marks = deletedBy === undefined ? {} : { [deletedBy]: await softDeleteUserId(scope) };
-    // A paranoid model owns its deleted-at column: Sequelize's destroy() sets it.
-    if (paranoid) await record.update(marks, { transaction }).then(() => record.destroy({ transaction }));
-    else await record.update({ ...marks, [deletedAt]: new Date() }, { transaction });
+    // save() writes every change, the hook's included; a paranoid model's destroy() sets its own deleted-at column.
+    if (deletedBy !== undefined) record.set(deletedBy, await softDeleteUserId(scope));
+    if (!paranoid) record.set(deletedAt, new Date());
+    await record.save({ transaction });
+    if (paranoid) await record.destroy({ transaction });
     await scope.hook('afterSoftDelete', record);
     return recordReply(scope, 'softDelete', record, scope.config.soft_delete);
   });
@@ -44,10 +45,11 @@ export async function restoreAction(scope: ActionScope): Promise<Reply> {
     const record = await findRecord(scope, 'restore', 'trashed', 'modifyRestoreQuery');
     if (record === undefined) return scope.answers.answerNotFound();
     await scope.hook('beforeRestore', record);
-    const marks = deletedBy === undefined ? {} : { [deletedBy]: null };
-    // A paranoid model clears its own deleted-at column in restore(); the deleted-by column is ours.
-    if (paranoid) await record.restore({ transaction }).then(() => record.update(marks, { transaction }));
-    else await record.update({ ...marks, [deletedAt]: null }, { transaction });
+    // A paranoid model clears its own deleted-at column in restore(); save() writes every other change, the hook's included.
+    if (paranoid) await record.restore({ transaction });
+    else record.set(deletedAt, null);
+    if (deletedBy !== undefined) record.set(deletedBy, null);
+    await record.save({ transaction });
     await scope.hook('afterRestore', record);
     return recordReply(scope, 'restore', record, scope.config.restore);
   });
