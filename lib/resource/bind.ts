@@ -31,6 +31,8 @@ export interface BoundResource<M extends Model = Model> {
   readonly hooks: ResourceHooks<M>;
   /** The resource's plugins, then the `crud` call's, then the app's. */
   readonly plugins: readonly CrudPlugin[];
+  /** The declarations it was bound from, as one string: the class form compares a request's with it. */
+  readonly declarationKey: string;
 }
 
 /**
@@ -83,5 +85,15 @@ export function unsafeBindResource<M extends Model>(
     paranoid: (model as unknown as { options: { paranoid?: boolean } }).options.paranoid === true,
     hooks: spec.hooks ?? {},
     plugins: all,
+    declarationKey: declarationKey(resource),
   });
+}
+
+/**
+ * The declarations of a resource as one string, equal for equal declarations.
+ * @example declarationKey(resourceOfInstance(controller)) === bound.declarationKey
+ */
+export function declarationKey<M extends Model>(resource: Resource<M>): string {
+  const { policy, search, csv } = resource.spec;
+  return JSON.stringify([policy, search ?? {}, csv ?? {}]);
 }

@@ -32,12 +32,22 @@ export function servesModel(Controller: ControllerShape): Controller is Controll
  * @example unsafeBindResource(resourceOfController(ProductController, config), config, [], ['read'], label)
  */
 export function resourceOfController(Controller: ControllerClass & { prototype: BaseController }, config: FastCrudConfig): Resource {
-  const probe = new Controller({ state: {}, query: {}, params: {} } as unknown as Context, config) as BaseController & ExportDeclarations;
+  return resourceOfInstance(new Controller({ state: {}, query: {}, params: {}, get: () => '' } as unknown as Context, config) as BaseController);
+}
+
+/**
+ * The resource one controller instance declares. Declarations may depend on the request (staff
+ * see more columns): `controllerScope` binds such a variant once and reuses it.
+ * @example resourceOfInstance(this).spec.policy.hidden // ['passwordHash']
+ */
+export function resourceOfInstance(controller: BaseController): Resource {
+  const declared = controller as BaseController & ExportDeclarations;
   const spec: ResourceSpec<Model> = {
-    policy: { fillable: probe.fillable ?? 'all', hidden: probe.hidden, sortable: probe.sortable, filterable: probe.filterable },
-    search: { termFields: probe.termFields, termKey: probe.termKey },
-    csv: { columns: probe.csvColumns, fileName: probe.csvFileName },
+    policy: { fillable: declared.fillable ?? 'all', hidden: declared.hidden, sortable: declared.sortable, filterable: declared.filterable },
+    search: { termFields: declared.termFields, termKey: declared.termKey },
+    csv: { columns: declared.csvColumns, fileName: declared.csvFileName },
   };
-  const actions = CRUD_METHODS.filter((method) => typeof (Controller.prototype as unknown as Record<string, unknown>)[method] === 'function');
-  return Object.freeze({ kind: 'resource', name: Controller.name, model: probe.modelClassName(), spec, actions });
+  const prototype = Object.getPrototypeOf(controller) as Record<string, unknown>;
+  const actions = CRUD_METHODS.filter((method) => typeof prototype[method] === 'function');
+  return Object.freeze({ kind: 'resource', name: controller.constructor.name, model: controller.modelClassName(), spec, actions });
 }

@@ -5,8 +5,8 @@ import type { BaseController } from '../controller/base-controller.js';
 import { statusOf } from '../core/error-codes.js';
 import { failItemOf, fail, success } from '../core/jsend.js';
 import type { FailItem, FastCrudConfig, Reply } from '../types.js';
-import { unsafeBindResource, type BoundResource } from './bind.js';
-import { resourceOfController } from './controller-resource.js';
+import { declarationKey, unsafeBindResource, type BoundResource } from './bind.js';
+import { resourceOfController, resourceOfInstance } from './controller-resource.js';
 import type { HookContext, HookName, ResourceHooks } from './resource.js';
 
 /** The reply builders an action uses: the spec's `answer*` helpers. A controller is one; the resource form uses `jsendAnswers`. */
@@ -98,10 +98,30 @@ export function controllerScope(controller: BaseController): ActionScope {
   return scope;
 }
 
-/** The bound resource of a controller: the one `crud` registered, or resolved once per class and configuration. */
+/**
+ * The bound resource of a controller: the one `crud` registered (or one resolved once per class
+ * and configuration), or, when this request's declarations differ from it, that variant, bound
+ * once and kept (at most `MAX_VARIANTS` per resource).
+ */
 function boundResourceOf(controller: BaseController): BoundResource {
-  const attached = bound.get(controller);
-  if (attached) return attached;
+  const registered = bound.get(controller) ?? boundForClass(controller);
+  const declared = resourceOfInstance(controller);
+  const key = declarationKey(declared);
+  if (key === registered.declarationKey) return registered;
+  const known = variants.get(registered) ?? new Map<string, BoundResource>();
+  variants.set(registered, known);
+  const variant = known.get(key) ?? unsafeBindResource(declared, controller.config, registered.plugins, [], controller.constructor.name);
+  if (known.size >= MAX_VARIANTS) known.clear();
+  known.set(key, variant);
+  return variant;
+}
+
+/** How many request-dependent declaration variants a resource keeps bound. */
+const MAX_VARIANTS = 32;
+const variants = new WeakMap<BoundResource, Map<string, BoundResource>>();
+const perClass = new WeakMap<object, WeakMap<FastCrudConfig, BoundResource>>();
+
+function boundForClass(controller: BaseController): BoundResource {
   const Controller = controller.constructor as Parameters<typeof resourceOfController>[0];
   const byConfig = perClass.get(Controller) ?? new WeakMap<FastCrudConfig, BoundResource>();
   perClass.set(Controller, byConfig);
@@ -109,8 +129,6 @@ function boundResourceOf(controller: BaseController): BoundResource {
   byConfig.set(controller.config, resolved);
   return resolved;
 }
-
-const perClass = new WeakMap<object, WeakMap<FastCrudConfig, BoundResource>>();
 
 const answerSets = new WeakMap<FastCrudConfig, Answers>();
 

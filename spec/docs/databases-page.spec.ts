@@ -158,7 +158,7 @@ for (const db of databases) {
         }
       }
       const router = new Router();
-      crud(router, 'words', WordController);
+      crud(router, 'words', WordController, { only: ['search'] });
       const server = await serve(new Koa().use(router.routes()));
       try {
         const expected = EXPECTED[db.dialect];

@@ -35,33 +35,39 @@ describe('the packed package', () => {
     assert.deepEqual(files.filter((f) => /^(lib|spec|docs)\//.test(f) || f.endsWith('.ts') && !f.endsWith('.d.ts')), []);
   });
 
-  it('serves options in a fresh Koa app', () => {
+  it('serves options and an integer-keyed read in a fresh Koa app, from both forms', () => {
     writeFileSync(
       join(app, 'main.js'),
       `import Koa from 'koa';
 import Router from '@koa/router';
 import { DataTypes, Sequelize } from 'sequelize';
-import { CrudController, crud } from 'koa-fast-crud';
+import { CrudController, crud, resource } from 'koa-fast-crud';
 
 const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
 const Category = sequelize.define('Category', { name: DataTypes.STRING, deletedAt: DataTypes.DATE }, { underscored: true });
 await sequelize.sync();
 await Category.bulkCreate([{ name: 'Toys' }, { name: 'Books' }, { name: 'Old', deletedAt: new Date() }]);
 class Categories extends CrudController { modelClassName() { return Category; } }
+// Sequelize's default key is an integer: the {id} routes match integers once told so.
+const config = { global: { find_field_is_uuid: false } };
 const router = new Router();
-crud(router, 'categories', Categories);
+crud(router, 'categories', Categories, { config });
+crud(router, 'typed', resource(Category, { policy: { fillable: ['name'] } }), { config });
 const server = new Koa().use(router.routes()).listen(0, '127.0.0.1');
 await new Promise((r) => server.once('listening', r));
-const res = await fetch('http://127.0.0.1:' + server.address().port + '/categories/options?label=name');
-console.log(JSON.stringify({ status: res.status, body: await res.json() }));
+const get = async (path) => {
+  const res = await fetch('http://127.0.0.1:' + server.address().port + path);
+  return { status: res.status, body: await res.json() };
+};
+console.log(JSON.stringify([await get('/categories/options?label=name'), (await get('/typed/2')).body.data.name]));
 server.close();
 await sequelize.close();
 `,
     );
     const out = JSON.parse(execFileSync(process.execPath, ['main.js'], { cwd: app, encoding: 'utf8' }));
-    assert.deepEqual(out, {
-      status: 200,
-      body: { status: 'success', data: [{ label: 'Books', value: 2 }, { label: 'Toys', value: 1 }], meta: {} },
-    });
+    assert.deepEqual(out, [
+      { status: 200, body: { status: 'success', data: [{ label: 'Books', value: 2 }, { label: 'Toys', value: 1 }], meta: {} } },
+      'Books',
+    ]);
   });
 });
