@@ -30,13 +30,13 @@ export { planSearch, type SearchRequest, type SearchSettings } from './core/sear
 export { kindOf, coerceQueryValue, checkBodyValue, type ValueKind } from './core/attribute-kinds.js';
 export { lookupFor, fillableData, visibleFields, type Lookup, type Scope } from './core/record-plan.js';
 export { csvCell } from './core/csv-cells.js';
-export { resource, isResource, type Resource, type ResourceSpec, type ResourcePolicy, type ResourceHooks, type HookContext, type HookName, type HookResult, type AttributeName, type WriteData, type CsvPath } from './resource/resource.js';
-export type { ModelOf } from './resource/scope.js';
+export { resource, isResource, type Resource, type ResourceSpec, type ResourcePolicy, type ResourceHooks, type HookContext, type HookName, type HookResult, type AttributeName, type WriteData, type CsvPath, type AssociationName } from './resource/resource.js';
+export type { TypedController, ServesModel, HooksIf, Query, SearchHooks, OptionsHooks, CreateHooks, ExportCsvHooks, ReadHooks, UpdateHooks, DeleteHooks, SoftDeleteHooks, RestoreHooks } from './controller/typed-hooks.js';
 export { tenantScope } from './plugins/tenant-scope.js';
 export { crud, createFastCrud, type CrudOptions, type FastCrud, type FastCrudDefaults } from './koa/crud.js';
-export type { CrudTarget } from './koa/route-handler.js';
+export type { CrudTarget, RouteHandler } from './koa/route-handler.js';
 export { routeMiddleware, type ControllerClass, type RouteRuntime } from './koa/route-middleware.js';
-export { findFieldOf, holdsUuids, type FindField, type RecordAction } from './core/find-field.js';
+export { findFieldOf, findFieldNamed, holdsUuids, RECORD_ACTIONS, type FindField, type RecordAction } from './core/find-field.js';
 export { checkResource, type Declarations, type ModelShape } from './core/resource-check.js';
 export { nearest } from './core/nearest.js';
 export { openApiDocument, type OpenApiOptions, type OpenApiResource } from './openapi/document.js';

@@ -11,12 +11,11 @@ import type { CrudMethod, CrudPlugin, FastCrudConfig } from '../types.js';
  */
 export type AttributeName<M extends Model> = Extract<keyof Attributes<M>, string>;
 
-/** The associations declared on a model class (`declare category?: NonAttribute<Category>`), by name. */
-type AssociationName<M extends Model> = {
-  [K in keyof M]-?: NonNullable<M[K]> extends Model | readonly Model[] ? K : never;
-}[keyof M] & string;
-
-type Target<T> = NonNullable<T> extends readonly (infer E)[] ? E : NonNullable<T>;
+/**
+ * The single-valued associations declared on a model class (`declare category?: NonAttribute<Category>`), by name.
+ * @example const name: AssociationName<Product> = 'category';
+ */
+export type AssociationName<M extends Model> = { [K in keyof M]-?: NonNullable<M[K]> extends Model ? K : never }[keyof M] & string;
 
 /**
  * A CSV column: an attribute, or `association.attribute` one level into a declared association
@@ -25,7 +24,7 @@ type Target<T> = NonNullable<T> extends readonly (infer E)[] ? E : NonNullable<T
  */
 export type CsvPath<M extends Model> =
   | AttributeName<M>
-  | { [K in AssociationName<M>]: Target<M[K]> extends Model ? `${K}.${AttributeName<Target<M[K]>> | `${string}.${string}`}` : never }[AssociationName<M>];
+  | { [K in AssociationName<M>]: `${K}.${AttributeName<NonNullable<M[K]> & Model> | `${string}.${string}`}` }[AssociationName<M>];
 
 /**
  * Write data as hooks see it: the model's creation attributes, any of them.
@@ -55,31 +54,55 @@ export interface HookContext<M extends Model = Model> {
  * @example { beforeCreate: (data, { ctx }) => ({ ...data, ownerId: ctx.state.user.id }) }
  */
 export interface ResourceHooks<M extends Model> {
+  /** Search and exportCsv: the parsed `filter` object, before it is checked; return the filters to use. */
   modifyFilters?(filters: unknown, context: HookContext<M>): HookResult<unknown>;
+  /** Search: the compiled find options, before they run; change them in place or return new ones. */
   modifySearchQuery?(query: FindOptions<Attributes<M>>, context: HookContext<M>): HookResult<FindOptions<Attributes<M>>>;
+  /** Search: the serialized rows, before the reply; change them in place or return new ones. */
   afterSearch?(rows: Record<string, unknown>[], context: HookContext<M>): HookResult<Record<string, unknown>[]>;
+  /** Options: the planned find options, before they run (spec options rule 6). */
   modifyOptionsQuery?(query: FindOptions<Attributes<M>>, context: HookContext<M>): HookResult<FindOptions<Attributes<M>>>;
+  /** Options: the `{label, value}` items, before the reply (spec options rule 8). */
   afterOptions?(items: OptionItem[], context: HookContext<M>): HookResult<OptionItem[]>;
+  /** Create: the client's fillable fields, before anything else; return the fields to use. */
   beforeCreateFill?(data: WriteData<M>, context: HookContext<M>): HookResult<WriteData<M>>;
+  /** Create: inside the transaction, just before the insert; return the data to write. */
   beforeCreate?(data: WriteData<M>, context: HookContext<M>): HookResult<WriteData<M>>;
+  /** Create: inside the transaction, with the created record; throwing rolls the insert back. */
   afterCreate?(record: M, context: HookContext<M>): void | Promise<void>;
+  /** ExportCsv: the compiled find options, before the first batch. */
   modifyExportCsvQuery?(query: FindOptions<Attributes<M>>, context: HookContext<M>): HookResult<FindOptions<Attributes<M>>>;
+  /** Read: the `{id}` lookup, before it runs. */
   modifyReadQuery?(query: FindOptions<Attributes<M>>, context: HookContext<M>): HookResult<FindOptions<Attributes<M>>>;
+  /** Read: the found record, before the reply. */
   afterRead?(record: M, context: HookContext<M>): void | Promise<void>;
+  /** Update: the client's fillable fields, before anything else; return the fields to use. */
   beforeUpdateFill?(data: WriteData<M>, context: HookContext<M>): HookResult<WriteData<M>>;
+  /** Update: the `{id}` lookup, inside the transaction, before it runs. */
   modifyUpdateQuery?(query: FindOptions<Attributes<M>>, context: HookContext<M>): HookResult<FindOptions<Attributes<M>>>;
+  /** Update: inside the transaction, with the record and the fields about to be written; return the fields to write. */
   beforeUpdate?(record: M, data: WriteData<M>, context: HookContext<M>): HookResult<WriteData<M>>;
+  /** Update: inside the transaction, with the updated record; throwing rolls the update back. */
   afterUpdate?(record: M, context: HookContext<M>): void | Promise<void>;
+  /** Delete: the `{id}` lookup, inside the transaction, before it runs. */
   modifyDeleteQuery?(query: FindOptions<Attributes<M>>, context: HookContext<M>): HookResult<FindOptions<Attributes<M>>>;
+  /** Delete: inside the transaction, before the row goes; throw to keep it. */
   beforeDelete?(record: M, context: HookContext<M>): void | Promise<void>;
+  /** Delete: inside the transaction, after the row went; throwing brings it back. */
   afterDelete?(record: M, context: HookContext<M>): void | Promise<void>;
+  /** SoftDelete: the `{id}` lookup, inside the transaction, before it runs. */
   modifySoftDeleteQuery?(query: FindOptions<Attributes<M>>, context: HookContext<M>): HookResult<FindOptions<Attributes<M>>>;
+  /** SoftDelete: inside the transaction, before the row is marked; changes to the record are saved with the mark. */
   beforeSoftDelete?(record: M, context: HookContext<M>): void | Promise<void>;
-  /** Who is soft-deleting, for the deleted-by column; default `ctx.state.user?.id ?? null`. */
+  /** SoftDelete: who is soft-deleting, for the deleted-by column; default `ctx.state.user?.id ?? null`. */
   softDeleteUserId?(context: HookContext<M>): unknown;
+  /** SoftDelete: inside the transaction, after the row was marked; throwing undoes the mark. */
   afterSoftDelete?(record: M, context: HookContext<M>): void | Promise<void>;
+  /** Restore: the `{id}` lookup (soft-deleted rows only), inside the transaction, before it runs. */
   modifyRestoreQuery?(query: FindOptions<Attributes<M>>, context: HookContext<M>): HookResult<FindOptions<Attributes<M>>>;
+  /** Restore: inside the transaction, before the marks are cleared; changes to the record are saved with it. */
   beforeRestore?(record: M, context: HookContext<M>): void | Promise<void>;
+  /** Restore: inside the transaction, after the marks were cleared; throwing undoes the restore. */
   afterRestore?(record: M, context: HookContext<M>): void | Promise<void>;
 }
 

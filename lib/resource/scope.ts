@@ -1,6 +1,6 @@
 /** The request scope every action runs in: the bound resource, the request, the hooks and the answers, for either form. */
 import type { Context } from 'koa';
-import type { Model, ModelStatic, Transaction } from 'sequelize';
+import type { Model, Transaction } from 'sequelize';
 import type { BaseController } from '../controller/base-controller.js';
 import { statusOf } from '../core/error-codes.js';
 import { failItemOf, fail, success } from '../core/jsend.js';
@@ -150,6 +150,3 @@ export function jsendAnswers(config: FastCrudConfig): Answers {
   answerSets.set(config, answers);
   return answers;
 }
-
-/** The model type a controller serves, from its `modelClassName()`. */
-export type ModelOf<C> = C extends { modelClassName(): ModelStatic<infer M> } ? M : Model;
