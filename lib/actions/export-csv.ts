@@ -4,10 +4,12 @@ import type { Readable } from 'node:stream';
 import { stringify, type Stringifier } from 'csv-stringify';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
-import { Op, type FindOptions, type Includeable, type Model, type ModelStatic } from 'sequelize';
+import type { FindOptions, Model, ModelStatic } from 'sequelize';
+import { includesFor } from '../compile/include.js';
 import { compileSearch } from '../compile/search.js';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
-import { csvCell, includeTree, valueAt } from '../core/csv-cells.js';
+import { csvCell, valueAt } from '../core/csv-cells.js';
+import { batchReader } from '../execute/batches.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
@@ -88,38 +90,6 @@ async function pump(csv: Stringifier, first: Batch, batches: AsyncGenerator<Reco
 async function drained(stream: Readable & { write: unknown }): Promise<void> {
   const controller = new AbortController();
   await Promise.race([once(stream, 'drain', controller), once(stream, 'close', controller)]).finally(() => controller.abort());
-}
-
-/**
- * Reads the query's rows batch by batch: by primary key (keyset) when the query, as the hook left
- * it, orders by the primary key ascending alone; otherwise by offset.
- */
-async function* batchReader(model: ModelStatic<Model>, query: FindOptions, size: number): AsyncGenerator<Record<string, unknown>[], undefined> {
-  const order = query.order as unknown;
-  const only = Array.isArray(order) && order.length === 1 ? (order[0] as unknown) : undefined;
-  const keyset = Array.isArray(only) && only[0] === model.primaryKeyAttribute && /^ASC\b/.test(String(only[1]));
-  let last: unknown = undefined;
-  for (let offset = 0; ; offset += size) {
-    const after = keyset && last !== undefined ? { [model.primaryKeyAttribute]: { [Op.gt]: last } } : undefined;
-    const where = after ? { [Op.and]: [query.where ?? {}, after] } : query.where;
-    const rows = (await model.findAll({ ...query, where, limit: size, ...(!keyset && { offset }), raw: true, nest: true })) as unknown as Record<string, unknown>[];
-    if (rows.length === 0) return undefined;
-    last = rows.at(-1)![model.primaryKeyAttribute];
-    yield rows;
-    if (rows.length < size) return undefined;
-  }
-}
-
-function includesFor(model: ModelStatic<Model>, paths: readonly string[]): Includeable[] {
-  const build = (source: ModelStatic<Model>, tree: Record<string, unknown>): Includeable[] =>
-    Object.entries(tree).flatMap(([name, children]) => {
-      const association = source.associations[name];
-      if (association === undefined) return [];
-      const nested = children as Record<string, Record<string, unknown>>;
-      const attributes = Object.keys(nested).filter((key) => Object.keys(nested[key]!).length === 0);
-      return [{ association: name, attributes, required: false, include: build(association.target, nested) }];
-    });
-  return build(model, includeTree(paths));
 }
 
 function tableName(model: ModelStatic<Model>): string {

@@ -1,13 +1,14 @@
 /** The options action: `{label, value}` pairs for select boxes (spec options rules 1–9), as a lifecycle and as a mixin. */
 import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
-import type { FindOptions, Model, ModelStatic } from 'sequelize';
+import type { FindOptions } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
 import { buildOptionsQuery, formatOptions, undeclaredValueColumn, type OptionItem } from '../core/options-query.js';
 import { singleParam } from '../core/query-params.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope, type Answers } from '../resource/scope.js';
 import type { FastCrudConfig, OptionsError, Reply } from '../types.js';
+import { tableHasColumn } from '../execute/table.js';
 import { queryStage } from './stages.js';
 
 /**
@@ -66,9 +67,4 @@ export function Options<TBase extends AbstractConstructor<BaseController>>(Base:
     }
   }
   return OptionsAction;
-}
-
-async function tableHasColumn(model: ModelStatic<Model>, column: string): Promise<boolean> {
-  const columns = await model.sequelize!.getQueryInterface().describeTable(model.getTableName());
-  return Object.hasOwn(columns, column);
 }

@@ -2,9 +2,9 @@
 import { camelCase, pascalCase } from 'change-case';
 import { DEFAULT_CONFIG } from '../core/config.js';
 import { ERROR_CODES } from '../core/error-codes.js';
-import { findFieldOf } from '../core/find-field.js';
+import { RECORD_ACTIONS, findFieldOf, type RecordAction } from '../core/find-field.js';
 import { planRoutes, type ControllerShape } from '../core/plan-routes.js';
-import type { AttributeSource, FastCrudConfig, FieldPolicy, PlanOptions } from '../types.js';
+import type { AttributeSource, CrudMethod, FastCrudConfig, FieldPolicy, PlanOptions } from '../types.js';
 import { objectSchema, requiredOnCreate, attributeSchema, type JsonSchema } from './attribute-schema.js';
 import { operationFor } from './operations.js';
 
@@ -38,8 +38,6 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
   for (const resource of options.resources) {
     const name = pascalCase(resource.model.name);
     const config = resource.config ?? DEFAULT_CONFIG;
-    const findField = findFieldOf(resource.model, config, 'read');
-    const idSchema = config.global.find_field_is_uuid ? { type: 'string', format: 'uuid' } : findField ? attributeSchema({ ...findField.definition, allowNull: false }) : { type: 'string' };
     schemas[name] = objectSchema(resource.model, resource.policy.visible);
     schemas[`${name}Input`] = objectSchema(resource.model, resource.policy.fillable, requiredOnCreate(resource.model, resource.policy.fillable));
     schemas[`${name}InputPatch`] = { ...objectSchema(resource.model, resource.policy.fillable), minProperties: 1 };
@@ -54,7 +52,7 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
       // update and restore answer several verbs: their ids carry the verb to stay unique.
       const manyVerbs = plan.filter((other) => other.method === def.method).length > 1;
       const operationId = `${camelCase(resource.uri)}.${def.method}${manyVerbs ? pascalCase(def.verb) : ''}`;
-      (paths[path] ??= {})[def.verb] = operationFor(def, { record: name, input: `${name}Input`, idSchema, statuses, validationStatus: config.global.validation.http_status, termKey: resource.termKey }, operationId);
+      (paths[path] ??= {})[def.verb] = operationFor(def, { record: name, input: `${name}Input`, idSchema: idSchemaOf(resource.model, config, def.method), statuses, validationStatus: config.global.validation.http_status, termKey: resource.termKey }, operationId);
     }
   }
   return {
@@ -64,6 +62,16 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
     paths,
     components: { schemas },
   };
+}
+
+/**
+ * The schema of `{id}` on an action's route: a UUID while routes take `{id:uuid}`, else the type of
+ * the action's find field, from the resolver the lookups use.
+ */
+function idSchemaOf(model: AttributeSource, config: FastCrudConfig, method: CrudMethod): JsonSchema {
+  if (config.global.find_field_is_uuid) return { type: 'string', format: 'uuid' };
+  const findField = Object.hasOwn(RECORD_ACTIONS, method) ? findFieldOf(model, config, method as RecordAction) : undefined;
+  return findField ? attributeSchema({ ...findField.definition, allowNull: false }) : { type: 'string' };
 }
 
 const SHARED_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
