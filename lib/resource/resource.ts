@@ -11,10 +11,13 @@ import type { CrudMethod, CrudPlugin, FastCrudConfig } from '../types.js';
  */
 export type AttributeName<M extends Model> = Extract<keyof Attributes<M>, string>;
 
-/** The associations declared on a model class (`declare category?: NonAttribute<Category>`), by name. */
-type AssociationName<M extends Model> = {
+/**
+ * The associations declared on a model class (`declare category?: NonAttribute<Category>`), by name.
+ * Sequelize's own `_model` (a type-only field of every instance) is not one.
+ */
+type AssociationName<M extends Model> = Exclude<{
   [K in keyof M]-?: NonNullable<M[K]> extends Model | readonly Model[] ? K : never;
-}[keyof M] & string;
+}[keyof M] & string, '_model'>;
 
 type Target<T> = NonNullable<T> extends readonly (infer E)[] ? E : NonNullable<T>;
 

@@ -103,6 +103,11 @@ resource(Product, {
   // @ts-expect-error Product has no association categry
   csv: { columns: { 'categry.name': 'Category' } },
 });
+resource(Product, {
+  policy: { fillable: 'all' },
+  // @ts-expect-error _model is Sequelize's type-only field, not an association
+  csv: { columns: { '_model.name': 'Name' } },
+});
 
 // Misspelt only / except entries and actions.
 // @ts-expect-error no action is called serch
