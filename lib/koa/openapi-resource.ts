@@ -1,5 +1,6 @@
 /** openApiResource: a resource as `crud` registers it, described for `openApiDocument`. */
 import { DEFAULT_CONFIG, unsafeResolveConfig } from '../core/config.js';
+import { planRoutes } from '../core/plan-routes.js';
 import type { OpenApiResource } from '../openapi/document.js';
 import { unsafeBindResource } from '../resource/bind.js';
 import { resourceOfController } from '../resource/controller-resource.js';
@@ -28,7 +29,9 @@ export function describeResource(
 ): OpenApiResource {
   const config = unsafeResolveConfig(options.config, base);
   const resource = isResource(target) ? target : resourceOfController(target as Parameters<typeof resourceOfController>[0], config);
-  const bound = unsafeBindResource(resource, config, [...(options.plugins ?? []), ...plugins], [], `openApiResource('${uri}', ${targetName(target)})`);
+  // Checked for the actions the document describes, as `crud` checks those it registers.
+  const methods = [...new Set(planRoutes(target, { ...options, uri }).map((def) => def.method))];
+  const bound = unsafeBindResource(resource, config, [...(options.plugins ?? []), ...plugins], methods, `openApiResource('${uri}', ${targetName(target)})`);
   const termKey = bound.termFields.length > 0 ? bound.termKey : undefined;
   const { moduleName, only, except } = options;
   return { uri, moduleName, only, except, Controller: target, model: bound.model, policy: bound.policy, config, termKey };

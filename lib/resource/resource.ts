@@ -13,9 +13,10 @@ export type AttributeName<M extends Model> = Extract<keyof Attributes<M>, string
 
 /**
  * The single-valued associations declared on a model class (`declare category?: NonAttribute<Category>`), by name.
+ * Sequelize's own `_model` (a type-only field of every instance) is not one.
  * @example const name: AssociationName<Product> = 'category';
  */
-export type AssociationName<M extends Model> = { [K in keyof M]-?: NonNullable<M[K]> extends Model ? K : never }[keyof M] & string;
+export type AssociationName<M extends Model> = Exclude<{ [K in keyof M]-?: NonNullable<M[K]> extends Model ? K : never }[keyof M] & string, '_model'>;
 
 /**
  * A CSV column: an attribute, or `association.attribute` one level into a declared association
@@ -24,7 +25,7 @@ export type AssociationName<M extends Model> = { [K in keyof M]-?: NonNullable<M
  */
 export type CsvPath<M extends Model> =
   | AttributeName<M>
-  | { [K in AssociationName<M>]: `${K}.${AttributeName<NonNullable<M[K]> & Model> | `${string}.${string}`}` }[AssociationName<M>];
+  | { [K in AssociationName<M>]: NonNullable<M[K]> extends infer T extends Model ? `${K}.${AttributeName<T> | `${string}.${string}`}` : never }[AssociationName<M>];
 
 /**
  * Write data as hooks see it: the model's creation attributes, any of them.
