@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { Op, type FindOptions, type Model } from 'sequelize';
-import type { ResourceSpec } from '../../lib/index.js';
+import { Op, type FindOptions, type Model, type ModelStatic } from 'sequelize';
+import { CrudController, crud, fail, type ResourceSpec } from '../../lib/index.js';
 import { defineCatalog, syncCatalog, type Catalog } from '../support/catalog.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { FORMS } from '../support/forms.js';
@@ -15,6 +15,18 @@ after(() => closeAll(databases));
 
 /** What the hooks saw, in order, for the test under way. */
 const calls: string[] = [];
+
+/** A class-form controller whose 404 says what it is missing: the class form's own way to shape replies. */
+function OwnNotFound(model: ModelStatic<Model>) {
+  return class OwnNotFound extends CrudController {
+    modelClassName() {
+      return model;
+    }
+    override answerNotFound(field = 'id') {
+      return fail(404, [{ field, error: 'recordNotFound', message: 'No such product' }]);
+    }
+  };
+}
 
 /** The catalog's resources, written once as specs and registered in each form. */
 function specs() {
@@ -112,10 +124,12 @@ function specs() {
   /** Term fields that are not text: a number, a uuid. */
   const numericTerm: ResourceSpec<Model> = { ...product, search: { termFields: ['stock'] } };
   const uuidTerm: ResourceSpec<Model> = { ...product, search: { termFields: ['id'] } };
+  /** Who soft-deletes, from a header: the class form's softDeleteUserId(ctx), the resource form's softDeleteUserId({ ctx }). */
+  const byActor: ResourceSpec<Model> = { ...product, hooks: { ...product.hooks, softDeleteUserId: ({ ctx }) => `actor:${ctx.get('x-actor')}` } };
   const plain: ResourceSpec<Model> = { policy: { fillable: 'all' } };
   /** Options only: Options(BaseController) in the class form. */
   const categoryOptions: ResourceSpec<Model> = { policy: { fillable: 'all' }, actions: ['options'] };
-  return { product, skuDescending, numericTerm, uuidTerm, plain, categoryOptions };
+  return { product, skuDescending, numericTerm, uuidTerm, byActor, plain, categoryOptions };
 }
 
 for (const db of databases) for (const form of FORMS) {
@@ -148,7 +162,7 @@ for (const db of databases) for (const form of FORMS) {
     before(async () => {
       catalog = defineCatalog(db.sequelize!, prefix);
       await seed();
-      const { product, skuDescending, numericTerm, uuidTerm, plain, categoryOptions } = specs();
+      const { product, skuDescending, numericTerm, uuidTerm, byActor, plain, categoryOptions } = specs();
       const { Product, Note, Tag, Category } = catalog;
       const router = new Router();
       form.register(router, 'products', Product, product);
@@ -160,6 +174,9 @@ for (const db of databases) for (const form of FORMS) {
       form.register(router, 'uuid-term', Product, uuidTerm, { only: ['search'] });
       form.register(router, 'tags', Tag, plain);
       form.register(router, 'categories', Category, categoryOptions);
+      form.register(router, 'by-actor', Product, byActor, { only: ['softDelete'] });
+      // Class form only: a controller's answer* helpers are the replies its actions give.
+      if (form.name === 'class') crud(router, 'own-answers', OwnNotFound(Product));
       const app = new Koa().use(async (ctx, next) => {
         const user = ctx.get('x-user');
         if (user) ctx.state['user'] = { id: user };
@@ -357,6 +374,13 @@ for (const db of databases) for (const form of FORMS) {
     });
 
     describe('read', () => {
+      if (form.name === 'class') {
+        it('answers a missing record through an overridden answerNotFound (class form only)', async () => {
+          const res = await server.get(`/own-answers/${randomUUID()}`);
+          assert.deepEqual([res.status, res.body.data], [404, [{ field: 'id', error: 'recordNotFound', message: 'No such product' }]]);
+        });
+      }
+
       it('answers 200 with the record, after the read hooks', async () => {
         const res = await server.get(`/products/${await productId('A-1')}`);
         assert.equal(res.status, 200);
@@ -435,6 +459,12 @@ for (const db of databases) for (const form of FORMS) {
           'modifyDeleteQuery:tx', 'beforeDelete', 'afterDelete',
           'modifyDeleteQuery:tx',
         ]);
+      });
+
+      it('writes the deleted-by column from the softDeleteUserId hook', async () => {
+        const created = await post('/products', { sku: 'actor', name: 'Actor', price: 2 });
+        const soft = await server.request('DELETE', `/by-actor/${created.body.data.id}/soft`, { headers: { 'x-actor': 'grace', 'x-user': 'ada' } });
+        assert.deepEqual([soft.status, soft.body.data.deletedBy], [200, 'actor:grace']);
       });
 
       it('soft-deletes, restores and deletes a paranoid model the Sequelize way', async () => {
