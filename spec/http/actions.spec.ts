@@ -3,10 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { Op, type FindOptions, type Model } from 'sequelize';
-import { BaseController, CrudController, Options, crud } from '../../lib/index.js';
+import { Op, type FindOptions, type Model, type ModelStatic } from 'sequelize';
+import { CrudController, crud, fail, type ResourceSpec } from '../../lib/index.js';
 import { defineCatalog, syncCatalog, type Catalog } from '../support/catalog.js';
 import { closeAll, testDatabases } from '../support/databases.js';
+import { FORMS } from '../support/forms.js';
 import { serve, type TestServer } from '../support/http.js';
 
 const databases = await testDatabases();
@@ -15,127 +16,125 @@ after(() => closeAll(databases));
 /** What the hooks saw, in order, for the test under way. */
 const calls: string[] = [];
 
-function controllers(catalog: Catalog) {
-  class ProductController extends CrudController {
-    override hidden = ['secret'];
-    override termFields = ['name', 'sku'];
-    override csvColumns = { sku: 'SKU', name: 'Name', 'category.name': 'Category', price: 'Price' };
+/** A class-form controller whose 404 says what it is missing: the class form's own way to shape replies. */
+function OwnNotFound(model: ModelStatic<Model>) {
+  return class OwnNotFound extends CrudController {
     modelClassName() {
-      return catalog.Product;
+      return model;
     }
-    override beforeCreateFill(data: Record<string, unknown>) {
-      calls.push('beforeCreateFill');
-      return { ...data, sku: String(data['sku'] ?? '').toUpperCase() };
+    override answerNotFound(field = 'id') {
+      return fail(404, [{ field, error: 'recordNotFound', message: 'No such product' }]);
     }
-    override beforeCreate(data: Record<string, unknown>) {
-      calls.push(`beforeCreate:${this.transaction ? 'tx' : 'none'}`);
-      return data;
-    }
-    override async afterCreate(record: Model) {
-      calls.push('afterCreate');
-      if (record.get('name') === 'roll back') this.ctx.throw(409, 'Rolled back by afterCreate');
-      if (record.get('name') === 'crash') throw new Error('INSERT INTO secrets VALUES (1)');
-    }
-    override modifyReadQuery(query: FindOptions) {
-      calls.push('modifyReadQuery');
-      return { ...query, include: [{ association: 'category' }] };
-    }
-    override afterRead() {
-      calls.push('afterRead');
-    }
-    override beforeUpdateFill(data: Record<string, unknown>) {
-      calls.push('beforeUpdateFill');
-      return data;
-    }
-    override modifyUpdateQuery(query: FindOptions) {
-      calls.push(`modifyUpdateQuery:${query.transaction ? 'tx' : 'none'}`);
-    }
-    override beforeUpdate(record: Model, data: Record<string, unknown>) {
-      calls.push('beforeUpdate');
-      if (record.get('sku') === 'LOCKED') this.ctx.throw(423, 'The record is locked');
-      return data;
-    }
-    override async afterUpdate(record: Model) {
-      calls.push('afterUpdate');
-      if (record.get('name') === 'roll back') throw new Error('boom');
-    }
-    override modifyDeleteQuery(query: FindOptions) {
-      calls.push(`modifyDeleteQuery:${query.transaction ? 'tx' : 'none'}`);
-    }
-    override modifySoftDeleteQuery(query: FindOptions) {
-      calls.push(`modifySoftDeleteQuery:${query.transaction ? 'tx' : 'none'}`);
-    }
-    override modifyRestoreQuery(query: FindOptions) {
-      calls.push(`modifyRestoreQuery:${query.transaction ? 'tx' : 'none'}`);
-    }
-    override beforeDelete() {
-      calls.push('beforeDelete');
-    }
-    override afterDelete() {
-      calls.push('afterDelete');
-    }
-    override beforeSoftDelete() {
-      calls.push('beforeSoftDelete');
-    }
-    override afterSoftDelete() {
-      calls.push('afterSoftDelete');
-    }
-    override beforeRestore() {
-      calls.push('beforeRestore');
-    }
-    override afterRestore() {
-      calls.push('afterRestore');
-    }
-    override afterSearch(rows: Record<string, unknown>[]) {
-      calls.push('afterSearch');
-      return rows;
-    }
-    override modifyFilters(filters: unknown) {
-      calls.push('modifyFilters');
-      return filters;
-    }
-    override modifySearchQuery(query: FindOptions) {
-      calls.push('modifySearchQuery');
-      return query;
-    }
-    override modifyExportCsvQuery(query: FindOptions) {
-      calls.push('modifyExportCsvQuery');
-      return query;
-    }
-  }
-  /** Reorders the export in its hook, with batches of two, so batching must follow the hook's order. */
-  class SkuDescendingExport extends ProductController {
-    override modifyExportCsvQuery(query: FindOptions) {
-      return { ...query, order: [['sku', 'DESC']] as FindOptions['order'] };
-    }
-  }
-  /** Term fields that are not text: a number, a uuid. */
-  class NumericTermProducts extends ProductController {
-    override termFields = ['stock'];
-  }
-  class UuidTermProducts extends ProductController {
-    override termFields = ['id'];
-  }
-  class NoteController extends CrudController {
-    modelClassName() {
-      return catalog.Note;
-    }
-  }
-  class TagController extends CrudController {
-    modelClassName() {
-      return catalog.Tag;
-    }
-  }
-  class CategoryOptions extends Options(BaseController) {
-    modelClassName() {
-      return catalog.Category;
-    }
-  }
-  return { ProductController, SkuDescendingExport, NumericTermProducts, UuidTermProducts, NoteController, TagController, CategoryOptions };
+  };
 }
 
-for (const db of databases) {
-  describe(`actions on ${db.dialect}`, { skip: db.skip }, () => {
+/** The catalog's resources, written once as specs and registered in each form. */
+function specs() {
+  const product: ResourceSpec<Model> = {
+    policy: { fillable: 'all', hidden: ['secret'] },
+    search: { termFields: ['name', 'sku'] },
+    csv: { columns: { sku: 'SKU', name: 'Name', 'category.name': 'Category', price: 'Price' } },
+    hooks: {
+      beforeCreateFill(data) {
+        calls.push('beforeCreateFill');
+        return { ...data, sku: String(data['sku'] ?? '').toUpperCase() };
+      },
+      beforeCreate(data, { transaction }) {
+        calls.push(`beforeCreate:${transaction ? 'tx' : 'none'}`);
+        return data;
+      },
+      async afterCreate(record, { ctx }) {
+        calls.push('afterCreate');
+        if (record.get('name') === 'roll back') ctx.throw(409, 'Rolled back by afterCreate');
+        if (record.get('name') === 'crash') throw new Error('INSERT INTO secrets VALUES (1)');
+      },
+      modifyReadQuery(query) {
+        calls.push('modifyReadQuery');
+        return { ...query, include: [{ association: 'category' }] };
+      },
+      afterRead() {
+        calls.push('afterRead');
+      },
+      beforeUpdateFill(data) {
+        calls.push('beforeUpdateFill');
+        return data;
+      },
+      modifyUpdateQuery(query) {
+        calls.push(`modifyUpdateQuery:${query.transaction ? 'tx' : 'none'}`);
+      },
+      beforeUpdate(record, data, { ctx }) {
+        calls.push('beforeUpdate');
+        if (record.get('sku') === 'LOCKED') ctx.throw(423, 'The record is locked');
+        return data;
+      },
+      async afterUpdate(record) {
+        calls.push('afterUpdate');
+        if (record.get('name') === 'roll back') throw new Error('boom');
+      },
+      modifyDeleteQuery(query) {
+        calls.push(`modifyDeleteQuery:${query.transaction ? 'tx' : 'none'}`);
+      },
+      modifySoftDeleteQuery(query) {
+        calls.push(`modifySoftDeleteQuery:${query.transaction ? 'tx' : 'none'}`);
+      },
+      modifyRestoreQuery(query) {
+        calls.push(`modifyRestoreQuery:${query.transaction ? 'tx' : 'none'}`);
+      },
+      beforeDelete() {
+        calls.push('beforeDelete');
+      },
+      afterDelete() {
+        calls.push('afterDelete');
+      },
+      beforeSoftDelete() {
+        calls.push('beforeSoftDelete');
+      },
+      afterSoftDelete() {
+        calls.push('afterSoftDelete');
+      },
+      beforeRestore() {
+        calls.push('beforeRestore');
+      },
+      afterRestore() {
+        calls.push('afterRestore');
+      },
+      afterSearch(rows) {
+        calls.push('afterSearch');
+        return rows;
+      },
+      modifyFilters(filters) {
+        calls.push('modifyFilters');
+        return filters;
+      },
+      modifySearchQuery(query) {
+        calls.push('modifySearchQuery');
+        return query;
+      },
+      modifyExportCsvQuery(query) {
+        calls.push('modifyExportCsvQuery');
+        return query;
+      },
+    },
+  };
+  /** Reorders the export in its hook, with batches of two, so batching must follow the hook's order. */
+  const skuDescending: ResourceSpec<Model> = {
+    ...product,
+    hooks: { ...product.hooks, modifyExportCsvQuery: (query) => ({ ...query, order: [['sku', 'DESC']] as FindOptions['order'] }) },
+  };
+  /** Term fields that are not text: a number, a uuid. */
+  const numericTerm: ResourceSpec<Model> = { ...product, search: { termFields: ['stock'] } };
+  const uuidTerm: ResourceSpec<Model> = { ...product, search: { termFields: ['id'] } };
+  /** Who soft-deletes, from a header: the class form's softDeleteUserId(ctx), the resource form's softDeleteUserId({ ctx }). */
+  const byActor: ResourceSpec<Model> = { ...product, hooks: { ...product.hooks, softDeleteUserId: ({ ctx }) => `actor:${ctx.get('x-actor')}` } };
+  const plain: ResourceSpec<Model> = { policy: { fillable: 'all' } };
+  /** Options only: Options(BaseController) in the class form. */
+  const categoryOptions: ResourceSpec<Model> = { policy: { fillable: 'all' }, actions: ['options'] };
+  return { product, skuDescending, numericTerm, uuidTerm, byActor, plain, categoryOptions };
+}
+
+for (const db of databases) for (const form of FORMS) {
+  describe(`actions (${form.name} form) on ${db.dialect}`, { skip: db.skip }, () => {
+    const prefix = `act${form.initial}`;
     let server: TestServer;
     let catalog: Catalog;
     const errors: unknown[] = [];
@@ -161,19 +160,23 @@ for (const db of databases) {
     const productId = async (sku: string) => (await catalog.Product.findOne({ where: { sku }, paranoid: false }))!.get('id') as string;
 
     before(async () => {
-      catalog = defineCatalog(db.sequelize!, 'act');
+      catalog = defineCatalog(db.sequelize!, prefix);
       await seed();
-      const { ProductController, SkuDescendingExport, NumericTermProducts, UuidTermProducts, NoteController, TagController, CategoryOptions } = controllers(catalog);
+      const { product, skuDescending, numericTerm, uuidTerm, byActor, plain, categoryOptions } = specs();
+      const { Product, Note, Tag, Category } = catalog;
       const router = new Router();
-      crud(router, 'products', ProductController);
-      crud(router, 'by-sku', ProductController, { config: { global: { find_field: 'sku', find_field_is_uuid: false } } });
-      crud(router, 'small', ProductController, { only: ['create'], config: { global: { body_limit: 64 }, create: { http_status: 200 } } });
-      crud(router, 'sku-desc', SkuDescendingExport, { only: ['exportCsv'], config: { export_csv: { batch_size: 2 } } });
-      crud(router, 'notes', NoteController);
-      crud(router, 'numeric-term', NumericTermProducts, { only: ['search'] });
-      crud(router, 'uuid-term', UuidTermProducts, { only: ['search'] });
-      crud(router, 'tags', TagController);
-      crud(router, 'categories', CategoryOptions);
+      form.register(router, 'products', Product, product);
+      form.register(router, 'by-sku', Product, product, { config: { global: { find_field: 'sku', find_field_is_uuid: false } } });
+      form.register(router, 'small', Product, product, { only: ['create'], config: { global: { body_limit: 64 }, create: { http_status: 200 } } });
+      form.register(router, 'sku-desc', Product, skuDescending, { only: ['exportCsv'], config: { export_csv: { batch_size: 2 } } });
+      form.register(router, 'notes', Note, plain);
+      form.register(router, 'numeric-term', Product, numericTerm, { only: ['search'] });
+      form.register(router, 'uuid-term', Product, uuidTerm, { only: ['search'] });
+      form.register(router, 'tags', Tag, plain);
+      form.register(router, 'categories', Category, categoryOptions);
+      form.register(router, 'by-actor', Product, byActor, { only: ['softDelete'] });
+      // Class form only: a controller's answer* helpers are the replies its actions give.
+      if (form.name === 'class') crud(router, 'own-answers', OwnNotFound(Product));
       const app = new Koa().use(async (ctx, next) => {
         const user = ctx.get('x-user');
         if (user) ctx.state['user'] = { id: user };
@@ -255,7 +258,7 @@ for (const db of databases) {
         ['filter[price][gt]=cheap', 'price', 'invalidValue'],
         ['filter[price][btw]=1', 'price', 'invalidValue'],
         ['filter[id]=not-a-uuid', 'id', 'invalidValue'],
-        ['filter[name; DROP TABLE act_products]=x', 'name; DROP TABLE act_products', 'columnNotFound'],
+        [`filter[name; DROP TABLE ${prefix}_products]=x`, `name; DROP TABLE ${prefix}_products`, 'columnNotFound'],
         ['sort=colour', 'colour', 'columnNotFound'],
         ['sort=-secret', 'secret', 'columnNotFound'],
         ['page=0', 'page', 'invalidValue'],
@@ -371,6 +374,13 @@ for (const db of databases) {
     });
 
     describe('read', () => {
+      if (form.name === 'class') {
+        it('answers a missing record through an overridden answerNotFound (class form only)', async () => {
+          const res = await server.get(`/own-answers/${randomUUID()}`);
+          assert.deepEqual([res.status, res.body.data], [404, [{ field: 'id', error: 'recordNotFound', message: 'No such product' }]]);
+        });
+      }
+
       it('answers 200 with the record, after the read hooks', async () => {
         const res = await server.get(`/products/${await productId('A-1')}`);
         assert.equal(res.status, 200);
@@ -456,6 +466,12 @@ for (const db of databases) {
         ]);
       });
 
+      it('writes the deleted-by column from the softDeleteUserId hook', async () => {
+        const created = await post('/products', { sku: 'actor', name: 'Actor', price: 2 });
+        const soft = await server.request('DELETE', `/by-actor/${created.body.data.id}/soft`, { headers: { 'x-actor': 'grace', 'x-user': 'ada' } });
+        assert.deepEqual([soft.status, soft.body.data.deletedBy], [200, 'actor:grace']);
+      });
+
       it('soft-deletes, restores and deletes a paranoid model the Sequelize way', async () => {
         const note = await catalog.Note.create({ title: 'n' });
         const id = note.get('id') as string;
@@ -499,7 +515,7 @@ for (const db of databases) {
         const res = await server.get('/products/export-csv?sort=sku&filter[price][lte]=30');
         assert.equal(res.status, 200);
         assert.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8');
-        assert.equal(res.headers.get('content-disposition'), 'attachment; filename="act_products.csv"');
+        assert.equal(res.headers.get('content-disposition'), `attachment; filename="${prefix}_products.csv"`);
         const lines = res.text.trim().split('\n');
         assert.equal(lines[0], 'SKU,Name,Category,Price');
         assert.match(lines[1]!, /^'=CMD,'-Minus,,1(\.00)?$/);

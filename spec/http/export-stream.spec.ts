@@ -3,9 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Model, ModelStatic } from 'sequelize';
-import { CrudController, crud } from '../../lib/index.js';
 import { bigTable } from '../support/big-table.js';
 import { closeAll, testDatabases } from '../support/databases.js';
+import { FORMS } from '../support/forms.js';
 import { serve, type TestServer } from '../support/http.js';
 
 const databases = await testDatabases();
@@ -13,19 +13,15 @@ after(() => closeAll(databases));
 
 const ROWS = Number(process.env['FAST_CRUD_EXPORT_ROWS'] ?? 20_000);
 
-for (const db of databases) {
-  describe(`exportCsv of ${ROWS} rows on ${db.dialect}`, { skip: db.skip }, () => {
+for (const db of databases) for (const form of FORMS) {
+  describe(`exportCsv of ${ROWS} rows (${form.name} form) on ${db.dialect}`, { skip: db.skip }, () => {
     let server: TestServer;
     let Big: ModelStatic<Model>;
 
     before(async () => {
-      Big = await bigTable(db.sequelize!, ROWS);
+      Big = await bigTable(db.sequelize!, ROWS, `big${form.initial}`);
       const router = new Router();
-      crud(router, 'big', class extends CrudController {
-        modelClassName() {
-          return Big;
-        }
-      }, { only: ['exportCsv'], config: { export_csv: { batch_size: 500 } } });
+      form.register(router, 'big', Big, { policy: { fillable: 'all' } }, { only: ['exportCsv'], config: { export_csv: { batch_size: 500 } } });
       server = await serve(new Koa().use(router.routes()));
     });
     after(() => server?.close());

@@ -3,44 +3,61 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { DataTypes, Op, type FindOptions, type Model, type ModelStatic, type Sequelize } from 'sequelize';
-import { CrudController, Options, BaseController, crud, type OptionItem } from '../../lib/index.js';
+import { DataTypes, Op, type Model, type Sequelize } from 'sequelize';
+import type { OptionItem, ResourceSpec } from '../../lib/index.js';
 import { closeAll, testDatabases } from '../support/databases.js';
+import { FORMS } from '../support/forms.js';
 import { serve, type TestServer } from '../support/http.js';
 
 const databases = await testDatabases();
 after(() => closeAll(databases));
 
-/** The categories table holds `legacy_code`, which the Category model does not declare. */
-function defineModels(sequelize: Sequelize) {
+/** The categories table holds `legacy_code`, which the Category model does not declare. Table and model names start with `prefix`. */
+function defineModels(sequelize: Sequelize, prefix: string) {
   const columns = {
     id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
     externalId: { type: DataTypes.UUID, allowNull: false },
     name: { type: DataTypes.STRING(60), allowNull: false },
     deletedAt: { type: DataTypes.DATE, allowNull: true },
   };
-  const table = { tableName: 'opt_categories', underscored: true, timestamps: false };
-  const CategoryTable = sequelize.define('OptCategoryTable', { ...columns, legacyCode: DataTypes.STRING(20) }, table);
-  const Category = sequelize.define('OptCategory', columns, table);
-  const Tag = sequelize.define('OptTag', { title: DataTypes.STRING(60) }, { tableName: 'opt_tags', timestamps: false });
+  const table = { tableName: `${prefix}_categories`, underscored: true, timestamps: false };
+  const CategoryTable = sequelize.define(`${prefix}CategoryTable`, { ...columns, legacyCode: DataTypes.STRING(20) }, table);
+  const Category = sequelize.define(`${prefix}Category`, columns, table);
+  const Tag = sequelize.define(`${prefix}Tag`, { title: DataTypes.STRING(60) }, { tableName: `${prefix}_tags`, timestamps: false });
   const Memo = sequelize.define(
-    'OptMemo',
+    `${prefix}Memo`,
     { title: DataTypes.STRING(60), removedAt: { type: DataTypes.DATE, field: 'removed_at' } },
-    { tableName: 'opt_memos', timestamps: false },
+    { tableName: `${prefix}_memos`, timestamps: false },
   );
-  const Note = sequelize.define('OptNote', { title: DataTypes.STRING(60) }, { tableName: 'opt_notes', paranoid: true, underscored: true });
+  const Note = sequelize.define(`${prefix}Note`, { title: DataTypes.STRING(60) }, { tableName: `${prefix}_notes`, paranoid: true, underscored: true });
   return { CategoryTable, Category, Tag, Memo, Note };
 }
 
-const controllerFor = (model: ModelStatic<Model>) =>
-  class extends CrudController {
-    modelClassName() {
-      return model;
-    }
-  };
+const plain: ResourceSpec<Model> = { policy: { fillable: 'all' } };
 
-for (const db of databases) {
-  describe(`GET <uri>/options on ${db.dialect}`, { skip: db.skip }, () => {
+/** Hooks steered by the query string: `hook` for modifyOptionsQuery, `after` for afterOptions. */
+const hooked: ResourceSpec<Model> = {
+  policy: { fillable: 'all' },
+  hooks: {
+    async modifyOptionsQuery(query, { ctx }) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      if (ctx.query['hook'] === 'mutate') query.where = { ...query.where, name: { [Op.ne]: 'Toys' } };
+      if (ctx.query['hook'] === 'replace') return { ...query, limit: 2 };
+      if (ctx.query['hook'] === 'http') ctx.throw(422, 'Pick a narrower list');
+      if (ctx.query['hook'] === 'crash') throw new Error('SELECT secret FROM vault');
+      return undefined;
+    },
+    afterOptions(items, { ctx }) {
+      if (ctx.query['after'] === 'upper') return items.map((i) => ({ ...i, label: String(i.label).toUpperCase() }));
+      if (ctx.query['after'] === 'in-place') items.reverse();
+      return undefined;
+    },
+  },
+};
+
+for (const db of databases) for (const form of FORMS) {
+  describe(`GET <uri>/options (${form.name} form) on ${db.dialect}`, { skip: db.skip }, () => {
+    const prefix = `opt${form.initial}`;
     let server: TestServer;
     let models: ReturnType<typeof defineModels>;
     const errors: unknown[] = [];
@@ -48,7 +65,7 @@ for (const db of databases) {
 
     before(async () => {
       const sequelize = db.sequelize!;
-      models = defineModels(sequelize);
+      models = defineModels(sequelize, prefix);
       const { CategoryTable, Category, Tag, Memo, Note } = models;
       await Promise.all([CategoryTable, Tag, Memo, Note].map((m) => m.sync({ force: true })));
       const now = new Date();
@@ -61,36 +78,16 @@ for (const db of databases) {
       const notes = await Note.bulkCreate([{ title: 'live' }, { title: 'trashed' }]);
       await notes[1]!.destroy();
 
-      class Hooked extends controllerFor(Category) {
-        override async modifyOptionsQuery(query: FindOptions) {
-          await new Promise((resolve) => setTimeout(resolve, 1));
-          if (this.ctx.query['hook'] === 'mutate') query.where = { ...query.where, name: { [Op.ne]: 'Toys' } };
-          if (this.ctx.query['hook'] === 'replace') return { ...query, limit: 2 };
-          if (this.ctx.query['hook'] === 'http') this.ctx.throw(422, 'Pick a narrower list');
-          if (this.ctx.query['hook'] === 'crash') throw new Error('SELECT secret FROM vault');
-          return undefined;
-        }
-        override afterOptions(items: OptionItem[]) {
-          if (this.ctx.query['after'] === 'upper') return items.map((i) => ({ ...i, label: String(i.label).toUpperCase() }));
-          if (this.ctx.query['after'] === 'in-place') items.reverse();
-          return undefined;
-        }
-      }
-      class OnlyOptions extends Options(BaseController) {
-        modelClassName() {
-          return Tag;
-        }
-      }
-
       const router = new Router();
       // Integer keys: only the options route, which takes no {id:uuid}.
       const only = ['options'] as const;
-      crud(router, 'categories', controllerFor(Category), { only });
-      crud(router, 'tags', OnlyOptions);
-      crud(router, 'memos', controllerFor(Memo), { only, config: { soft_delete: { deleted_at_field: 'removed_at' } } });
-      crud(router, 'notes', controllerFor(Note), { only });
-      crud(router, 'hooked', Hooked, { only });
-      crud(router, 'configured', controllerFor(Category), {
+      form.register(router, 'categories', Category, plain, { only });
+      // Options(BaseController) in the class form.
+      form.register(router, 'tags', Tag, { policy: { fillable: 'all' }, actions: ['options'] });
+      form.register(router, 'memos', Memo, plain, { only, config: { soft_delete: { deleted_at_field: 'removed_at' } } });
+      form.register(router, 'notes', Note, plain, { only });
+      form.register(router, 'hooked', Category, hooked, { only });
+      form.register(router, 'configured', Category, plain, {
         only,
         config: { options: { http_status: 203, default_value: 'external_id' }, global: { validation: { http_status: 422 } } },
       });
@@ -155,7 +152,7 @@ for (const db of databases) {
     });
 
     it('answers hostile label and value strings with 400 columnNotFound, and changes nothing', async () => {
-      const hostile = ['name; DROP TABLE opt_categories', "name'--", 'name) OR 1=1 --', '*', 'name,id', '"name"', '`name`', 'name--', 'count(*)', '__proto__', 'constructor', 'ﬁ'];
+      const hostile = [`name; DROP TABLE ${prefix}_categories`, "name'--", 'name) OR 1=1 --', '*', 'name,id', '"name"', '`name`', 'name--', 'count(*)', '__proto__', 'constructor', 'ﬁ'];
       for (const text of hostile) {
         for (const query of [`label=${encodeURIComponent(text)}`, `label=name&value=${encodeURIComponent(text)}`]) {
           const res = await server.get(`/categories/options?${query}`);
@@ -169,7 +166,7 @@ for (const db of databases) {
       assert.deepEqual(errors, []);
     });
 
-    it('lists every row of a model without the deleted-at attribute, from an Options-only controller', async () => {
+    it('lists every row of a model without the deleted-at attribute, from an options-only resource', async () => {
       assert.deepEqual(labels((await server.get('/tags/options?label=title')).body), ['blue', 'red']);
       assert.equal((await server.get(`/tags/${randomUUID()}`)).status, 404);
     });

@@ -2,10 +2,14 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
+import fc from 'fast-check';
 import Koa, { type Context } from 'koa';
-import { createFastCrud, crud, type ControllerClass } from '../../lib/index.js';
+import { DataTypes, Sequelize } from 'sequelize';
+import { CRUD_METHODS, CrudController, createFastCrud, crud, planRoutes, resource, type ControllerClass } from '../../lib/index.js';
 import { success } from '../../lib/core/jsend.js';
-import type { FastCrudConfig, Reply } from '../../lib/types.js';
+import type { CrudMethod, FastCrudConfig, Reply } from '../../lib/types.js';
+import { methodListArb } from '../arbitraries/controller-arb.js';
+import { controllerOf } from '../support/forms.js';
 import { serve, type TestServer } from '../support/http.js';
 
 /** Records every controller made and every action run, so a test can say what ran. */
@@ -218,5 +222,42 @@ describe('createFastCrud', () => {
   it('accepts a controller class as crud takes it', () => {
     const Controller: ControllerClass = EchoController;
     assert.equal(createFastCrud().crud(new Router(), 'x', Controller).length, 12);
+  });
+});
+
+describe('crud routes of a resource (resource form)', () => {
+  // Registration reads the model's attributes only: no connection is opened.
+  const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
+  after(() => sequelize.close());
+  const Product = sequelize.define('RtProduct', { id: { type: DataTypes.UUID, primaryKey: true }, name: DataTypes.STRING }, { tableName: 'rt_products' });
+  const products = resource(Product, { policy: { fillable: 'all' } });
+  const can = () => true;
+  const layers = (router: Router) => router.stack.map((layer) => [layer.methods.join(), layer.path]);
+
+  it('registers the same 12 verbs, paths and abilities, in order, as a controller class', () => {
+    const byResource = new Router({ prefix: '/api' });
+    const byClass = new Router({ prefix: '/api' });
+    const plan = crud(byResource, 'admin/products', products, { moduleName: 'shop', can });
+    assert.equal(plan.length, 12);
+    assert.deepEqual(plan, crud(byClass, 'admin/products', EchoController, { moduleName: 'shop', can }));
+    assert.deepEqual(layers(byResource), layers(byClass));
+  });
+
+  it('plans what planRoutes plans for CrudController, under any only and except', () => {
+    fc.assert(
+      fc.property(methodListArb, methodListArb, fc.option(fc.constantFrom('shop', 'admin'), { nil: undefined }), (only, except, moduleName) => {
+        const options = { uri: 'products', only: only as CrudMethod[], except: except as CrudMethod[], moduleName };
+        assert.deepEqual(planRoutes(products, options), planRoutes(CrudController, options));
+      }),
+    );
+  });
+
+  it('plans the same routes for a resource and its class-form controller, whatever actions it offers', () => {
+    fc.assert(
+      fc.property(fc.subarray([...CRUD_METHODS]), (actions) => {
+        const spec = { policy: { fillable: 'all' as const }, actions };
+        assert.deepEqual(planRoutes(resource(Product, spec), { uri: 'p' }), planRoutes(controllerOf(Product, spec), { uri: 'p' }));
+      }),
+    );
   });
 });

@@ -1,9 +1,9 @@
 /** A large table for the export test and benchmark: `rows` products in batches. */
 import { DataTypes, type Model, type ModelStatic, type Sequelize } from 'sequelize';
 
-/** Defines and fills `big_products` with `rows` rows; returns the model. */
-export async function bigTable(sequelize: Sequelize, rows: number): Promise<ModelStatic<Model>> {
-  const Big = bigTable.define(sequelize);
+/** Defines and fills `<prefix>_products` (default `big_products`) with `rows` rows; returns the model. */
+export async function bigTable(sequelize: Sequelize, rows: number, prefix = 'big'): Promise<ModelStatic<Model>> {
+  const Big = bigTable.define(sequelize, prefix);
   await Big.sync({ force: true });
   const batch = 5000;
   for (let start = 0; start < rows; start += batch) {
@@ -16,15 +16,15 @@ export async function bigTable(sequelize: Sequelize, rows: number): Promise<Mode
   return Big;
 }
 
-/** Defines `big_products` on a connection without touching the database. */
-bigTable.define = (sequelize: Sequelize): ModelStatic<Model> =>
+/** Defines `<prefix>_products` (default `big_products`) on a connection without touching the database. */
+bigTable.define = (sequelize: Sequelize, prefix = 'big'): ModelStatic<Model> =>
   sequelize.define(
-    'BigProduct',
+    prefix === 'big' ? 'BigProduct' : `${prefix}Product`,
     {
       id: { type: DataTypes.INTEGER, primaryKey: true },
       sku: { type: DataTypes.STRING(20), allowNull: false },
       name: { type: DataTypes.STRING(80), allowNull: false },
       price: { type: DataTypes.DECIMAL(10, 2), allowNull: false },
     },
-    { tableName: 'big_products', timestamps: false },
+    { tableName: `${prefix}_products`, timestamps: false },
   );
