@@ -14,6 +14,7 @@ import { router as classFormRouter } from '../../docs/examples/minimal/class-for
 import { router as guardedRouter } from '../../docs/examples/guarded.js';
 import { categories as hookedCategories } from '../../docs/examples/resource-hooks.js';
 import { TypedCategoryController } from '../../docs/examples/typed-controller.js';
+import { CategoryController as HookedCategoryController } from '../../docs/examples/hooks.js';
 import { Order, router as ordersRouter } from '../../docs/examples/integer-keys.js';
 import { serveDemoInSuite } from '../support/demo.js';
 import { serve } from '../support/http.js';
@@ -101,14 +102,17 @@ describe('docs/examples', () => {
     await import('../../docs/examples/planners.js');
   });
 
-  it('many-resources.ts, hooks.ts and tag-controller.ts serve what they say', async () => {
+  it('many-resources.ts, resource-hooks.ts, hooks.ts and tag-controller.ts serve what they say', async () => {
     const app = new Koa().use(async (ctx, next) => {
       ctx.state['abilities'] = ctx.get('x-abilities').split(',');
       await next();
     });
-    const server = await serve(app.use(manyResources.routes()));
+    const classForm = new Router({ prefix: '/class-form' });
+    crud(classForm, 'categories', HookedCategoryController);
+    const server = await serve(app.use(manyResources.routes()).use(classForm.routes()));
     try {
       assert.deepEqual((await server.get('/categories/options?label=name&startsWith=G')).body.data.map((i: { label: string }) => i.label), ['GARDEN']);
+      assert.deepEqual((await server.get('/class-form/categories/options?label=name&startsWith=G')).body.data.map((i: { label: string }) => i.label), ['GARDEN']);
       assert.deepEqual((await server.get('/tags/options?label=title')).body.data, [{ label: 'On sale', value: 'sale' }]);
       assert.equal((await server.get('/tags/options')).status, 422);
       assert.equal((await server.get('/tags')).status, 404);
