@@ -33,7 +33,7 @@ export default defineConfig({
           text: 'Guide',
           items: [
             { text: 'Getting started', link: '/guide/getting-started' },
-            { text: 'Controllers, mixins and hooks', link: '/guide/controllers' },
+            { text: 'Resources, controllers and hooks', link: '/guide/controllers' },
             { text: 'Routes and permissions', link: '/guide/routes' },
             { text: 'Field policy', link: '/guide/field-policy' },
             { text: 'Plugins', link: '/guide/plugins' },
