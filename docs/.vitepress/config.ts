@@ -33,9 +33,10 @@ export default defineConfig({
           text: 'Guide',
           items: [
             { text: 'Getting started', link: '/guide/getting-started' },
-            { text: 'Controllers, mixins and hooks', link: '/guide/controllers' },
+            { text: 'Resources, controllers and hooks', link: '/guide/controllers' },
             { text: 'Routes and permissions', link: '/guide/routes' },
             { text: 'Field policy', link: '/guide/field-policy' },
+            { text: 'Plugins', link: '/guide/plugins' },
             { text: 'Configuration', link: '/guide/configuration' },
             { text: 'Errors', link: '/guide/errors' },
             { text: 'Databases and scaling out', link: '/guide/databases' },

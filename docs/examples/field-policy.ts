@@ -1,12 +1,26 @@
 /** A customers resource with a field policy: what clients may see, write, sort and filter. */
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
-import { DataTypes, Sequelize } from 'sequelize';
-import { CrudController, crud } from 'koa-fast-crud';
+import { DataTypes, Sequelize, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Model } from 'sequelize';
+import { CrudController, crud, resource } from 'koa-fast-crud';
 
 export const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
 
-export const Customer = sequelize.define(
+/** A customer row: the attributes a resource's policy may name. */
+export interface CustomerRow extends Model<InferAttributes<CustomerRow>, InferCreationAttributes<CustomerRow>> {
+  id: CreationOptional<string>;
+  email: string;
+  name: string;
+  tier: CreationOptional<string>;
+  creditLimit: CreationOptional<number | string>;
+  passwordHash: CreationOptional<string | null>;
+  preferences: CreationOptional<Record<string, unknown> | null>;
+  deletedAt: CreationOptional<Date | null>;
+  createdAt: CreationOptional<Date>;
+  updatedAt: CreationOptional<Date>;
+}
+
+export const Customer = sequelize.define<CustomerRow>(
   'Customer',
   {
     id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
@@ -17,9 +31,25 @@ export const Customer = sequelize.define(
     passwordHash: DataTypes.STRING,
     preferences: DataTypes.JSON,
     deletedAt: DataTypes.DATE,
+    // Declared so that a resource's policy may name them; Sequelize still sets them.
+    createdAt: { type: DataTypes.DATE, allowNull: false },
+    updatedAt: { type: DataTypes.DATE, allowNull: false },
   },
   { tableName: 'customers', underscored: true },
 );
+
+// #region resource
+// The same policy as a resource, for callers who are not staff: every name is checked by the compiler.
+export const customers = resource(Customer, {
+  policy: {
+    hidden: ['passwordHash', 'creditLimit'],
+    fillable: ['email', 'name', 'preferences'],
+    sortable: ['name', 'createdAt'],
+    filterable: ['email', 'name', 'tier', 'createdAt'],
+  },
+  search: { termFields: ['name', 'email'], termKey: 'q' },
+});
+// #endregion resource
 
 /** Stands in for your authorization: staff see and write more than other callers. */
 const isStaff = (ctx: Context) =>
@@ -49,6 +79,7 @@ export class CustomerController extends CrudController {
 
 export const router = new Router();
 crud(router, 'customers', CustomerController);
+crud(router, 'public/customers', customers);
 export const app = new Koa()
   .use(async (ctx, next) => {
     ctx.state['user'] = { staff: ctx.get('x-staff') === 'yes' };

@@ -1,7 +1,7 @@
 /** Abilities from the signed-in user's roles: crud checks one before every route but options. */
 import Router from '@koa/router';
 import Koa, { type Context, type Middleware } from 'koa';
-import { CrudController, createFastCrud } from 'koa-fast-crud';
+import { createFastCrud, resource } from 'koa-fast-crud';
 import { Category, Product } from './controllers/shop.js';
 
 // #region can
@@ -45,27 +45,19 @@ export const authenticate: Middleware = async (ctx, next) => {
 };
 
 // #region app
-class CategoryController extends CrudController {
-  modelClassName() {
-    return Category;
-  }
-}
-
-class ProductController extends CrudController {
-  override termFields = ['name', 'sku'];
-
-  modelClassName() {
-    return Product;
-  }
-}
+const categories = resource(Category, { policy: { fillable: ['name'] } });
+const products = resource(Product, {
+  policy: { fillable: ['sku', 'name', 'price', 'categoryId'] },
+  search: { termFields: ['name', 'sku'] },
+});
 
 // One ability check and one configuration for every resource of the app.
 const { crud } = createFastCrud({ can, config: { global: { validation: { http_status: 422 } } } });
 
 export const router = new Router({ prefix: '/api' });
 // Categories are never deleted for good: no DELETE categories/{id} route at all.
-crud(router, 'categories', CategoryController, { moduleName: 'shop', except: ['delete'] });
-crud(router, 'products', ProductController, { moduleName: 'shop' });
+crud(router, 'categories', categories, { moduleName: 'shop', except: ['delete'] });
+crud(router, 'products', products, { moduleName: 'shop' });
 
 export const app = new Koa().use(authenticate).use(router.routes()).use(router.allowedMethods());
 // #endregion app

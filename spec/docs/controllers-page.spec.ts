@@ -9,7 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
 import * as library from '../../lib/index.js';
-import { BaseController, CrudController, ExportCsv, ROUTE_TABLE, crud, planRoutes } from '../../lib/index.js';
+import type { Model } from 'sequelize';
+import { BaseController, CrudController, ExportCsv, ROUTE_TABLE, crud, planRoutes, type ResourceHooks } from '../../lib/index.js';
 import { plan as catalogPlan, router as catalogRouter } from '../../docs/examples/controllers/catalog.js';
 import { AuditEntry, ProductController } from '../../docs/examples/controllers/audited-products.js';
 import { Category, Product, sequelize } from '../../docs/examples/controllers/shop.js';
@@ -20,6 +21,15 @@ import { serve, type TestServer } from '../support/http.js';
 const PAGE = readFileSync('docs/guide/controllers.md', 'utf8');
 const ACTIONS = Object.keys(LIFECYCLES) as ActionName[];
 const prototypeOf = CrudController.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+
+/** ResourceHooks' keys: the compiler refuses this object when a hook is added to or removed from the interface. */
+const RESOURCE_HOOKS: { readonly [K in keyof Required<ResourceHooks<Model>>]: true } = {
+  modifyFilters: true, modifySearchQuery: true, afterSearch: true, modifyOptionsQuery: true, afterOptions: true,
+  beforeCreateFill: true, beforeCreate: true, afterCreate: true, modifyExportCsvQuery: true, modifyReadQuery: true,
+  afterRead: true, beforeUpdateFill: true, modifyUpdateQuery: true, beforeUpdate: true, afterUpdate: true,
+  modifyDeleteQuery: true, beforeDelete: true, afterDelete: true, modifySoftDeleteQuery: true, beforeSoftDelete: true,
+  softDeleteUserId: true, afterSoftDelete: true, modifyRestoreQuery: true, beforeRestore: true, afterRestore: true,
+};
 
 /** The table rows (cells) of a Markdown fragment, header row left out. */
 function rows(markdown: string): string[][] {
@@ -56,6 +66,13 @@ describe('docs/guide/controllers.md', () => {
       assert.deepEqual(listed.map(([name]) => name), hooksOf(action), `${action}: hooks`);
       for (const [name, count] of listed) assert.equal(count, prototypeOf[name]!.length, `${name}: parameters`);
     }
+  });
+
+  it('lists, across its hook tables, exactly the hooks of ResourceHooks, each a method of the class form', () => {
+    const lifecycle = section(PAGE, '## The lifecycle of each action');
+    const listed = new Set(ACTIONS.flatMap((action) => rows(section(lifecycle, `### ${action}`)).map(([hook]) => signature(hook!.replaceAll('`', ''))[0])));
+    assert.deepEqual([...listed].sort(), Object.keys(RESOURCE_HOOKS).sort());
+    for (const name of Object.keys(RESOURCE_HOOKS)) assert.equal(typeof prototypeOf[name], 'function', `${name} is not a method of CrudController`);
   });
 
   it('names no hook the code lacks', () => {
@@ -107,6 +124,8 @@ describe('docs/guide/controllers.md', () => {
   it('includes its examples', () => {
     assert.ok(PAGE.includes('<<< @/examples/controllers/catalog.ts#catalog'));
     assert.ok(PAGE.includes('<<< @/examples/controllers/audited-products.ts#controller'));
+    assert.ok(PAGE.includes('<<< @/examples/resource-hooks.ts'));
+    assert.ok(PAGE.includes('<<< @/examples/typed-controller.ts'));
   });
 });
 

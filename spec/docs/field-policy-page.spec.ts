@@ -53,6 +53,7 @@ describe('docs/guide/field-policy.md', () => {
 
   it('includes its example and its generated exchanges', () => {
     assert.ok(PAGE.includes('<<< @/examples/field-policy.ts#controller'));
+    assert.ok(PAGE.includes('<<< @/examples/field-policy.ts#resource'));
     assert.ok(PAGE.includes('<!--@include: ../generated/field-policy.md-->'));
   });
 });
@@ -118,6 +119,19 @@ describe('docs/examples/field-policy.ts', () => {
     const byStaff = await post({ ...body, email: 'alan2@example.com' }, staff);
     const staffRow = await Customer.findByPk(byStaff.body.data.id as string);
     assert.deepEqual([staffRow!.get('tier'), Number(staffRow!.get('creditLimit'))], ['gold', 1000]);
+  });
+
+  it('serves the resource form of the policy at public/customers as it serves callers who are not staff', async () => {
+    const rows = (await server.get('/public/customers?filter[q]=ada&sort=-createdAt')).body.data as Record<string, unknown>[];
+    assert.deepEqual(rows.map((row) => row['name']), ['Ada Lovelace']);
+    assert.ok(!('passwordHash' in rows[0]!) && !('creditLimit' in rows[0]!));
+    assert.equal((await server.get('/public/customers?sort=email')).status, 400);
+    const created = await server.request('POST', '/public/customers', {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'edsger@example.com', name: 'Edsger Dijkstra', tier: 'gold' }),
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.equal((await Customer.findByPk(created.body.data.id as string))!.get('tier'), 'standard');
   });
 
   it('exports every visible attribute as CSV', async () => {

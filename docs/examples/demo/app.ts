@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import type { Sequelize } from 'sequelize';
-import { CrudController, createFastCrud, openApiDocument } from 'koa-fast-crud';
+import { createFastCrud, openApiDocument, resource } from 'koa-fast-crud';
 import { explorerRouter } from './explorer.js';
 import { defineDemoModels } from './models.js';
 import { pageRouter } from './page/router.js';
@@ -20,33 +20,27 @@ export function demoCan(ctx: Context, ability: string): boolean {
 export function createDemoApp(sequelize: Sequelize) {
   const models = defineDemoModels(sequelize);
 
-  class CategoryController extends CrudController {
-    modelClassName() {
-      return models.Category;
-    }
-  }
-  // #region product-controller
-  class ProductController extends CrudController {
-    override termFields = ['name', 'sku'];
-    override csvColumns = { sku: 'SKU', name: 'Name', 'category.name': 'Category', price: 'Price' };
-    modelClassName() {
-      return models.Product;
-    }
-  }
-  // #endregion product-controller
+  // #region resources
+  const categories = resource(models.Category, { policy: { fillable: ['name'] } });
+  const products = resource(models.Product, {
+    policy: { fillable: ['sku', 'name', 'price', 'categoryId'] },
+    search: { termFields: ['name', 'sku'] },
+    csv: { columns: { sku: 'SKU', name: 'Name', 'category.name': 'Category', price: 'Price' } },
+  });
+  // #endregion resources
 
   const { crud, openApiResource } = createFastCrud({ can: demoCan });
   const router = new Router({ prefix: '/api' });
-  crud(router, 'categories', CategoryController, { moduleName: 'shop' });
-  crud(router, 'products', ProductController, { moduleName: 'shop' });
+  crud(router, 'categories', categories, { moduleName: 'shop' });
+  crud(router, 'products', products, { moduleName: 'shop' });
 
   // #region openapi
   const openApi = openApiDocument({
     info: { title: 'koa-fast-crud demo shop', version: '1.0.0' },
     servers: [{ url: '/api' }],
     resources: [
-      openApiResource('categories', CategoryController, { moduleName: 'shop' }),
-      openApiResource('products', ProductController, { moduleName: 'shop' }),
+      openApiResource('categories', categories, { moduleName: 'shop' }),
+      openApiResource('products', products, { moduleName: 'shop' }),
     ],
   });
   router.get('/openapi.json', (ctx) => {

@@ -1,10 +1,38 @@
 /** The demo's models: categories and products with uuid keys and a soft-delete column. */
-import { DataTypes, type Sequelize } from 'sequelize';
+import {
+  DataTypes,
+  type CreationOptional,
+  type ForeignKey,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Model,
+  type NonAttribute,
+  type Sequelize,
+} from 'sequelize';
+
+/** A category row, as `resource()` and the hooks see it. */
+export interface CategoryRow extends Model<InferAttributes<CategoryRow>, InferCreationAttributes<CategoryRow>> {
+  id: CreationOptional<string>;
+  name: string;
+  deletedAt: CreationOptional<Date | null>;
+}
+
+/** A product row; `category` is the association the CSV export reaches into. */
+export interface ProductRow extends Model<InferAttributes<ProductRow>, InferCreationAttributes<ProductRow>> {
+  id: CreationOptional<string>;
+  sku: string;
+  name: string;
+  /** DECIMAL: a string when read back on some dialects, a number or a string when written. */
+  price: number | string;
+  categoryId: ForeignKey<string>;
+  deletedAt: CreationOptional<Date | null>;
+  category?: NonAttribute<CategoryRow>;
+}
 
 /** Defines the demo's models on a connection. */
 export function defineDemoModels(sequelize: Sequelize) {
   const id = { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true };
-  const Category = sequelize.define(
+  const Category = sequelize.define<CategoryRow>(
     'Category',
     {
       id,
@@ -13,7 +41,7 @@ export function defineDemoModels(sequelize: Sequelize) {
     },
     { tableName: 'categories', underscored: true },
   );
-  const Product = sequelize.define(
+  const Product = sequelize.define<ProductRow>(
     'Product',
     {
       id,

@@ -1,0 +1,24 @@
+import assert from 'node:assert/strict';
+import Router from '@koa/router';
+import { CrudController, crud, resource } from 'koa-fast-crud';
+import { Category } from './minimal/app.js';
+
+// The class form's names are strings, which the compiler does not check; crud does, at startup.
+class CategoryController extends CrudController {
+  override sortable = ['name', 'createAt'];
+
+  modelClassName() {
+    return Category;
+  }
+}
+
+assert.throws(() => crud(new Router(), 'categories', CategoryController), {
+  name: 'TypeError',
+  message:
+    "crud('categories', CategoryController): sortable names 'createAt', " +
+    "which is not an attribute or column of Category; did you mean 'createdAt'?",
+});
+
+// In the typed form the same mistake does not compile (TS2820: did you mean 'createdAt'?).
+// @ts-expect-error 'createAt' is not an attribute of Category
+resource(Category, { policy: { fillable: ['name'], sortable: ['name', 'createAt'] } });

@@ -1,0 +1,113 @@
+/**
+ * docs/guide/plugins.md agrees with the code: its stage table names exactly CrudPlugin's keys, and
+ * its example (docs/examples/plugins/invoices.ts) does what the page says: tenants see only their
+ * rows (another tenant's is a 404), create writes the tenant and the creator, a request without a
+ * tenant is a 403, and a model the plugins cannot serve is refused at registration.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import Router from '@koa/router';
+import { DataTypes } from 'sequelize';
+import { crud, resource, tenantScope, type CrudPlugin } from '../../lib/index.js';
+import { Invoice, app, sequelize, stampCreator } from '../../docs/examples/plugins/invoices.js';
+import { serve, type TestServer } from '../support/http.js';
+import { tableUnder } from '../support/markdown.js';
+
+const PAGE = readFileSync('docs/guide/plugins.md', 'utf8');
+
+/** CrudPlugin's keys: the compiler refuses this object when a key is added to or removed from the interface. */
+const PLUGIN_KEYS: { readonly [K in keyof Required<CrudPlugin>]: true } = { name: true, check: true, query: true, data: true, rows: true };
+
+describe('docs/guide/plugins.md', () => {
+  it('lists exactly the keys of CrudPlugin, in its order, each with its parameters', () => {
+    const listed = tableUnder(PAGE, 'The stages').map(([cell]) => /^`(\w+)(?:\(([^)]*)\))?`$/.exec(cell!));
+    assert.ok(listed.every((match) => match !== null), 'every first cell is `name` or `stage(params)`');
+    assert.deepEqual(listed.map((match) => match![1]), Object.keys(PLUGIN_KEYS));
+    const sample = tenantScope('tenantId', () => 't') as unknown as Record<string, (...args: unknown[]) => unknown>;
+    for (const match of listed.filter((m) => m![2] !== undefined)) {
+      const [, stage, params] = match!;
+      if (sample[stage!]) assert.equal(sample[stage!]!.length, params!.split(',').length, `${stage}: parameters`);
+    }
+  });
+
+  it('includes its example', () => {
+    assert.ok(PAGE.includes('<<< @/examples/plugins/invoices.ts#app'));
+    assert.ok(PAGE.includes('<<< @/examples/plugins/invoices.ts#plugin'));
+  });
+});
+
+describe('docs/examples/plugins/invoices.ts', () => {
+  let server: TestServer;
+  const as = (user: string | undefined, method = 'GET', body?: unknown): RequestInit & { method: string } => ({
+    method,
+    headers: { ...(user ? { 'x-user': user } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const send = (path: string, init: RequestInit & { method: string }) => server.request(init.method, path, init);
+  let acme: string;
+
+  before(async () => {
+    await sequelize.sync({ force: true });
+    await Invoice.bulkCreate([{ tenantId: 'globex', number: 'G-1', total: 10 }]);
+    server = await serve(app);
+  });
+  after(async () => {
+    await server.close();
+    await sequelize.close();
+  });
+
+  it('writes the tenant and the creator on create, whatever the body says', async () => {
+    const created = await send('/api/invoices', as('ada', 'POST', { number: 'A-1', total: 25, tenantId: 'globex', createdBy: 'mallory' }));
+    assert.equal(created.status, 201, created.text);
+    acme = created.body.data.id;
+    const row = await Invoice.findByPk(acme);
+    assert.deepEqual([row!.tenantId, row!.createdBy], ['acme', 'ada']);
+  });
+
+  it('lists, exports and offers only the caller’s tenant’s rows', async () => {
+    assert.deepEqual((await send('/api/invoices', as('grace'))).body.data.map((i: { number: string }) => i.number), ['G-1']);
+    assert.deepEqual((await send('/api/invoices', as('ada'))).body.data.map((i: { number: string }) => i.number), ['A-1']);
+    assert.deepEqual((await send('/api/invoices/options?label=number', as('grace'))).body.data.map((i: { label: string }) => i.label), ['G-1']);
+    const csv = await send('/api/invoices/export-csv', as('ada'));
+    assert.ok(csv.text.includes('A-1') && !csv.text.includes('G-1'), csv.text);
+  });
+
+  it('answers 404 for another tenant’s row, and changes nothing', async () => {
+    const read = await send(`/api/invoices/${acme}`, as('grace'));
+    assert.equal(read.status, 404);
+    assert.equal(read.body.data[0].error, 'recordNotFound');
+    assert.equal((await send(`/api/invoices/${acme}`, as('grace', 'PATCH', { total: 1 }))).status, 404);
+    assert.equal((await send(`/api/invoices/${acme}/soft`, as('grace', 'DELETE'))).status, 404);
+    assert.equal((await send(`/api/invoices/${acme}`, as('grace', 'DELETE'))).status, 404);
+    assert.equal(Number((await Invoice.findByPk(acme))!.total), 25);
+    assert.equal((await send(`/api/invoices/${acme}`, as('ada'))).status, 200);
+  });
+
+  it('never moves a row to another tenant on update', async () => {
+    const updated = await send(`/api/invoices/${acme}`, as('ada', 'PATCH', { total: 30, tenantId: 'globex', createdBy: 'mallory' }));
+    assert.equal(updated.status, 200, updated.text);
+    const row = await Invoice.findByPk(acme);
+    assert.deepEqual([row!.tenantId, row!.createdBy, Number(row!.total)], ['acme', 'ada', 30]);
+  });
+
+  it('answers 403 to a request without a tenant', async () => {
+    const res = await send('/api/invoices', as(undefined));
+    assert.equal(res.status, 403);
+    assert.deepEqual(res.body.data, [{ field: null, error: 'forbidden', message: 'This request has no tenant' }]);
+  });
+
+  it('refuses, at registration, a model without the attributes its plugins need', () => {
+    const Note = sequelize.define('Note', { id: { type: DataTypes.UUID, primaryKey: true }, body: DataTypes.STRING });
+    const plugins: CrudPlugin[] = [tenantScope('tenantId', () => 't'), stampCreator('createdBy')];
+    assert.throws(
+      () => crud(new Router(), 'notes', resource(Note, { policy: { fillable: 'all' } }), { plugins }),
+      {
+        name: 'TypeError',
+        message:
+          "crud('notes', resource(Note)): plugin tenantScope(tenantId): Note has no attribute tenantId to scope tenants by; " +
+          'plugin stampCreator(createdBy): Note has no attribute createdBy',
+      },
+    );
+  });
+});
