@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { editDistance, nearest } from '../../lib/core/nearest.js';
+import { editDistance, nearest, typoDistance } from '../../lib/core/nearest.js';
 
 /** Short words over a small alphabet, so that near misses are common. */
 const wordArb = fc.stringMatching(/^[a-dA-D_]{0,8}$/);
@@ -20,8 +20,14 @@ describe('nearest', () => {
   it('returns undefined for a name no candidate is close to', () => {
     assert.equal(nearest('colour', ['id', 'name']), undefined);
     assert.equal(nearest('anything', []), undefined);
-    // A transposition is two edits, too many for a five-letter name.
-    assert.equal(nearest('emial', ['email']), undefined);
+    assert.equal(nearest('emial', ['id', 'name']), undefined);
+  });
+
+  it('counts two swapped letters as one typo', () => {
+    assert.equal(nearest('emial', ['email']), 'email');
+    assert.equal(nearest('nmae', ['id', 'name']), 'name');
+    assert.equal(typoDistance('nmae', 'name'), 1);
+    assert.equal(editDistance('nmae', 'name'), 2);
   });
 
   it('returns a candidate in its own spelling, comparing case-insensitively', () => {
@@ -41,11 +47,20 @@ describe('nearest', () => {
     assert.equal(nearest('deltdbx', ['deleted_by']), undefined);
   });
 
+  it('typoDistance is symmetric, zero only for equal strings, and never more than editDistance', () => {
+    fc.assert(
+      fc.property(wordArb, wordArb, (a, b) => {
+        const d = typoDistance(a, b);
+        return d === typoDistance(b, a) && (d === 0) === (a === b) && d <= editDistance(a, b);
+      }),
+    );
+  });
+
   it('never returns a candidate farther than the limit', () => {
     fc.assert(
       fc.property(wordArb, namesArb, (name, candidates) => {
         const found = nearest(name, candidates);
-        return found === undefined || editDistance(name.toLowerCase(), found.toLowerCase()) <= limitOf(name);
+        return found === undefined || typoDistance(name.toLowerCase(), found.toLowerCase()) <= limitOf(name);
       }),
     );
   });
