@@ -1,64 +1,12 @@
 /**
  * Standard Schema (https://standardschema.dev), version 1: the interface zod, valibot, arktype and
- * others implement, so a resource validates a body with any of them. The types are the published
- * `@standard-schema/spec` interface, written out here so the library needs no dependency for them.
+ * others implement, so a resource validates a body with any of them. The type is the one the
+ * `@standard-schema/spec` package publishes (types only; nothing of it runs).
  */
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { FailItem } from '../types.js';
 
-/**
- * A Standard Schema, version 1: a value with a `~standard` property whose `validate` checks an
- * unknown value, synchronously or not. zod, valibot and arktype schemas are all one.
- * @example const schema: StandardSchemaV1 = z.object({ name: z.string().min(2) });
- */
-export interface StandardSchemaV1<Input = unknown, Output = Input> {
-  /** The Standard Schema properties. */
-  readonly '~standard': StandardSchemaV1.Props<Input, Output>;
-}
-
-/** The types that belong to `StandardSchemaV1`. */
-// eslint-disable-next-line @typescript-eslint/no-namespace -- the published interface's own shape
-export declare namespace StandardSchemaV1 {
-  /** The `~standard` property of a schema. */
-  export interface Props<Input = unknown, Output = Input> {
-    /** The version of the interface: 1. */
-    readonly version: 1;
-    /** The library that made the schema (`zod`, `valibot`, `arktype`). */
-    readonly vendor: string;
-    /** Checks a value: its output value, or the issues found. */
-    readonly validate: (value: unknown) => Result<Output> | Promise<Result<Output>>;
-    /** The inferred input and output types, for type tools only. */
-    readonly types?: Types<Input, Output> | undefined;
-  }
-  /** What `validate` gives: a success or a failure. */
-  export type Result<Output> = SuccessResult<Output> | FailureResult;
-  /** A success: the schema's output value (after its transforms). */
-  export interface SuccessResult<Output> {
-    readonly value: Output;
-    readonly issues?: undefined;
-  }
-  /** A failure: at least one issue. */
-  export interface FailureResult {
-    readonly issues: readonly Issue[];
-  }
-  /** One thing wrong with the value. */
-  export interface Issue {
-    readonly message: string;
-    readonly path?: readonly (PropertyKey | PathSegment)[] | undefined;
-  }
-  /** A path segment as an object (valibot writes these). */
-  export interface PathSegment {
-    readonly key: PropertyKey;
-  }
-  /** The input and output types a schema carries. */
-  export interface Types<Input = unknown, Output = Input> {
-    readonly input: Input;
-    readonly output: Output;
-  }
-  /** The input type of a schema. */
-  export type InferInput<Schema extends StandardSchemaV1> = NonNullable<Schema['~standard']['types']>['input'];
-  /** The output type of a schema. */
-  export type InferOutput<Schema extends StandardSchemaV1> = NonNullable<Schema['~standard']['types']>['output'];
-}
+export type { StandardSchemaV1 };
 
 /**
  * True for a Standard Schema of version 1 (a `~standard` object with version 1 and a `validate` function).
