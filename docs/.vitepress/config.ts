@@ -36,6 +36,7 @@ export default defineConfig({
             { text: 'Controllers, mixins and hooks', link: '/guide/controllers' },
             { text: 'Routes and permissions', link: '/guide/routes' },
             { text: 'Field policy', link: '/guide/field-policy' },
+            { text: 'Validation', link: '/guide/validation' },
             { text: 'Configuration', link: '/guide/configuration' },
             { text: 'Errors', link: '/guide/errors' },
             { text: 'Databases and scaling out', link: '/guide/databases' },
