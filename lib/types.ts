@@ -162,8 +162,8 @@ export interface ConfigError {
  * @example const code: ErrorCode = 'columnNotFound';
  */
 export type ErrorCode =
-  | 'required' | 'columnNotFound' | 'invalidOperator' | 'invalidValue' | 'type' | 'invalid' | 'emptyPayload'
-  | 'invalidJson' | 'invalidBody' | 'unsupportedMediaType' | 'contentTooLarge'
+  | 'required' | 'columnNotFound' | 'invalidOperator' | 'invalidValue' | 'type' | 'invalid' | 'emptyPayload' | 'schema'
+  | 'invalidJson' | 'invalidForm' | 'invalidBody' | 'unsupportedMediaType' | 'contentTooLarge'
   | 'unique' | 'foreignKey' | 'recordNotFound' | 'forbidden' | 'clientError';
 
 /**

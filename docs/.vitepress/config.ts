@@ -37,6 +37,7 @@ export default defineConfig({
             { text: 'Routes and permissions', link: '/guide/routes' },
             { text: 'Field policy', link: '/guide/field-policy' },
             { text: 'Plugins', link: '/guide/plugins' },
+            { text: 'Validation', link: '/guide/validation' },
             { text: 'Configuration', link: '/guide/configuration' },
             { text: 'Errors', link: '/guide/errors' },
             { text: 'Databases and scaling out', link: '/guide/databases' },

@@ -68,10 +68,10 @@ const queryString: LifecycleStep[] = [
   { kind: 'exit', status: [400], label: 'invalidValue: beyond a limit' },
 ];
 const jsonBody: LifecycleStep[] = [
-  { kind: 'step', label: 'Read the JSON body', detail: 'at most global.body_limit bytes' },
-  { kind: 'exit', status: [415, 413, 400], label: 'not JSON; too large; malformed JSON (always 400)' },
-  { kind: 'step', label: 'Keep the fillable keys, check their types', detail: 'field policy: fillable; other keys are dropped' },
-  { kind: 'exit', status: [400], label: 'emptyPayload, type' },
+  { kind: 'step', label: 'Read the body', detail: 'JSON or a form (application/x-www-form-urlencoded), at most global.body_limit bytes' },
+  { kind: 'exit', status: [415, 413, 400], label: 'neither JSON nor a form; too large; malformed JSON or a form beyond the query-string limits (always 400)' },
+  { kind: 'step', label: 'Validate, keep the fillable keys, check their types', detail: 'the validation schema, if any (its output is used); field policy: fillable; other keys are dropped' },
+  { kind: 'exit', status: [400], label: 'emptyPayload, schema, type' },
 ];
 const begin: LifecycleStep = { kind: 'step', label: 'Begin the transaction', detail: 'this.transaction is set', transaction: true };
 const commit: LifecycleStep = { kind: 'step', label: 'Commit', transaction: true };

@@ -1,16 +1,33 @@
-/** The writable part of a request's JSON body, for create and update. */
+/** The writable part of a request's body, for create and update: read, validated by the resource's schema, limited to fillable fields. */
 import * as E from 'fp-ts/lib/Either.js';
-import { fillableData } from '../core/record-plan.js';
-import { readJsonBody } from '../koa/body.js';
+import { fillableFields, payloadOf } from '../core/record-plan.js';
+import { issueFailItems } from '../core/standard-schema.js';
+import { readBody } from '../koa/body.js';
 import type { ActionScope } from '../resource/scope.js';
 import type { FailItem, Reply } from '../types.js';
 
 /**
- * Reads the body and keeps its fillable, well-typed fields; Left is the fail reply to send.
- * @example const data = await bodyData(scope); if (E.isLeft(data)) return data.left;
+ * Reads the body (JSON or a form) and gives the fields to write; Left is the fail reply to send.
+ * In order: the body must be a non-empty object (`emptyPayload`); the action's validation schema, if
+ * any, checks it as sent and its output value replaces it (`schema`, one item per issue); then only
+ * fillable fields are kept, each checked against its attribute's kind (`type`). The
+ * `before…Fill` hook sees the result.
+ * @example const data = await bodyData(scope, 'create'); if (E.isLeft(data)) return data.left;
  */
-export async function bodyData(scope: ActionScope): Promise<E.Either<Reply, Record<string, unknown>>> {
-  const body = await readJsonBody(scope.ctx, scope.config.global.body_limit);
-  const data = fillableData(scope.model, body, scope.resource.policy);
-  return E.mapLeft((items: readonly FailItem[]) => scope.answers.answerFail(items))(data);
+export async function bodyData(scope: ActionScope, action: 'create' | 'update'): Promise<E.Either<Reply, Record<string, unknown>>> {
+  const { value, form } = await readBody(scope.ctx, scope.config.global.body_limit);
+  const fail = (items: readonly FailItem[]) => E.left(scope.answers.answerFail(items));
+  const payload = payloadOf(value);
+  if (E.isLeft(payload)) return fail([payload.left]);
+  const schema = scope.resource.validate[action];
+  let fields = payload.right;
+  if (schema !== undefined) {
+    const result = await schema['~standard'].validate(payload.right);
+    if (result.issues !== undefined) return fail(issueFailItems(result.issues));
+    const output = payloadOf(result.value);
+    // A schema that turns the body into something other than an object of fields writes nothing.
+    fields = E.isRight(output) ? output.right : {};
+  }
+  const data = fillableFields(scope.model, fields, scope.resource.policy, form);
+  return E.isLeft(data) ? fail(data.left) : E.right(data.right);
 }

@@ -16,7 +16,7 @@ import { dataStage } from './stages.js';
  * @example const reply = await createAction(resourceScope(bound, ctx));
  */
 export async function createAction(scope: ActionScope): Promise<Reply> {
-  const body = await bodyData(scope);
+  const body = await bodyData(scope, 'create');
   if (E.isLeft(body)) return body.left;
   const filled = (await scope.hook('beforeCreateFill', body.right)) ?? body.right;
   return inTransaction(scope, async (transaction) => {

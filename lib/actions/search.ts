@@ -1,10 +1,10 @@
 /** The search action: `GET <uri>?filter[...]&sort=&page=&perPage=`, as a lifecycle and as a mixin. */
 import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
-import qs from 'qs';
 import type { FindOptions } from 'sequelize';
 import { compileSearch } from '../compile/search.js';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
+import { parseBrackets } from '../core/qs-limits.js';
 import { planSearch, type SearchRequest } from '../core/search-plan.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
@@ -12,30 +12,13 @@ import type { FailItem, Reply, SearchPlan } from '../types.js';
 import { serialize } from './records.js';
 import { queryStage, rowsStage } from './stages.js';
 
-/** Query-string limits: brackets at most 3 deep, 100 array items, 200 parameters. */
-const QS_OPTIONS = { depth: 3, arrayLimit: 100, parameterLimit: 200, allowPrototypes: false, strictDepth: true, throwOnLimitExceeded: true } as const;
-
-/** What a query string beyond each qs limit is told; a limit is never met by silently dropping parameters. */
-const LIMIT_MESSAGES: readonly (readonly [RegExp, string])[] = [
-  [/depth/i, `The query string nests deeper than ${QS_OPTIONS.depth} brackets`],
-  [/parameter limit/i, `The query string has more than ${QS_OPTIONS.parameterLimit} parameters`],
-  [/array limit/i, `A list in the query string has more than ${QS_OPTIONS.arrayLimit} items`],
-];
-
 /**
- * The bracket query string of a request, parsed with qs within fixed limits; Left when it goes
- * beyond one (nesting, parameter count, list length).
+ * The bracket query string of a request, parsed with qs within fixed limits (QS_OPTIONS); Left when
+ * it goes beyond one (nesting, parameter count, list length).
  * @example parseQuery('filter[price][gte]=100&sort=-price') // right({ filter: { price: { gte: '100' } }, sort: '-price' })
  */
 export function parseQuery(querystring: string): E.Either<FailItem, Record<string, unknown>> {
-  return E.tryCatch(
-    () => qs.parse(querystring, QS_OPTIONS),
-    (thrown) => {
-      const reason = thrown instanceof Error ? thrown.message : '';
-      const message = LIMIT_MESSAGES.find(([pattern]) => pattern.test(reason))?.[1] ?? 'The query string cannot be parsed';
-      return { field: 'filter', error: 'invalidValue', message };
-    },
-  );
+  return E.mapLeft((message: string): FailItem => ({ field: 'filter', error: 'invalidValue', message }))(parseBrackets(querystring, 'The query string'));
 }
 
 /**

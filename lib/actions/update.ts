@@ -17,7 +17,7 @@ import { dataStage } from './stages.js';
  * @example const reply = await updateAction(resourceScope(bound, ctx));
  */
 export async function updateAction(scope: ActionScope): Promise<Reply> {
-  const body = await bodyData(scope);
+  const body = await bodyData(scope, 'update');
   if (E.isLeft(body)) return body.left;
   const filled = (await scope.hook('beforeUpdateFill', body.right)) ?? body.right;
   return inTransaction(scope, async (transaction) => {

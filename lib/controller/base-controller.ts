@@ -2,6 +2,7 @@
 import type { Context } from 'koa';
 import type { Model, ModelStatic, Transaction } from 'sequelize';
 import { DEFAULT_CONFIG } from '../core/config.js';
+import type { StandardSchemaV1 } from '../core/standard-schema.js';
 import { controllerScope, jsendAnswers } from '../resource/scope.js';
 import type { FailItem, FastCrudConfig, FieldPolicy, Reply } from '../types.js';
 import type { TypedController } from './typed-hooks.js';
@@ -29,6 +30,13 @@ export abstract class BaseController {
   termFields: readonly string[] = [];
   /** The filter key of the term search. */
   termKey = 'term';
+  /**
+   * The Standard Schema (zod, valibot, arktype …) a create body must pass; its output is what gets
+   * written, limited to fillable fields. Read once when `crud` registers the class, like the other declarations.
+   */
+  createValidateRules: StandardSchemaV1 | undefined = undefined;
+  /** The Standard Schema an update body must pass (a partial one: the client sends only what changes). */
+  updateValidateRules: StandardSchemaV1 | undefined = undefined;
   /** The transaction of the write under way, for hooks that write too; undefined outside writes. */
   transaction: Transaction | undefined = undefined;
 

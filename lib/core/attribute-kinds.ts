@@ -71,7 +71,8 @@ export function coerceQueryValue(definition: AttributeDefinition, raw: string): 
 
 /**
  * A body value checked against the attribute's kind; null passes (not-null is the model's check).
- * Numbers may come as numeric strings, dates as ISO strings or epoch milliseconds.
+ * Numbers may come as numeric strings, dates as ISO strings, epoch milliseconds or a valid `Date`
+ * (what a validation schema's transform may give).
  * @example checkBodyValue({ type: DataTypes.STRING(3) }, 'abcd') // left('must be at most 3 characters')
  */
 export function checkBodyValue(definition: AttributeDefinition, value: unknown): E.Either<string, unknown> {
@@ -84,7 +85,17 @@ export function checkBodyValue(definition: AttributeDefinition, value: unknown):
     return typeof value === 'string' ? coerceQueryValue(definition, value) : E.left(`must be ${kind === 'integer' ? 'an integer' : 'a number'}`);
   }
   if (kind === 'date' && typeof value === 'number') return Number.isFinite(value) ? E.right(new Date(value)) : E.left('must be an ISO 8601 date');
+  if (kind === 'date' && value instanceof Date) return Number.isNaN(value.getTime()) ? E.left('must be an ISO 8601 date') : E.right(value);
   return typeof value === 'string' ? coerceQueryValue(definition, value) : E.left(`must be a ${kind === 'uuid' ? 'UUID' : 'string'}`);
+}
+
+/**
+ * A form body's value checked against the attribute's kind: as `checkBodyValue`, but a boolean may
+ * also come as the text `true`, `false`, `1` or `0`, as in a query string (a form has no other way to send one).
+ * @example checkFormValue({ type: DataTypes.BOOLEAN }, 'false') // right(false)
+ */
+export function checkFormValue(definition: AttributeDefinition, value: unknown): E.Either<string, unknown> {
+  return kindOf(definition) === 'boolean' && typeof value === 'string' ? coerceQueryValue(definition, value) : checkBodyValue(definition, value);
 }
 
 function enumValues(definition: AttributeDefinition): readonly string[] {

@@ -23,9 +23,15 @@ export const ERROR_TABLE = Object.freeze({
   type: { status: 'validation', meaning: "a body value that does not fit its column's type" },
   invalid: { status: 'validation', meaning: 'a Sequelize validation item that has neither a `validatorKey` nor a `type`' },
   emptyPayload: { status: 'validation', meaning: 'a body that is missing, an empty object, an array or a scalar' },
+  schema: {
+    status: 'validation',
+    meaning:
+      "a body the resource's validation schema (`validate.create`/`validate.update`, or the class form's `createValidateRules`/`updateValidateRules`) rejects, one item per issue, its field the issue's path joined with dots (`tags.0.name`). Also each issue of a Standard Schema error (zod's `ZodError`, valibot's `ValiError`) a hook throws",
+  },
   invalidJson: { status: 400, meaning: 'the body is not valid JSON' },
+  invalidForm: { status: 400, meaning: 'a form body (`application/x-www-form-urlencoded`) beyond the query-string limits: nested more than 3 brackets deep, over 200 parameters or a list over 100 items' },
   invalidBody: { status: 400, meaning: 'the body could not be read to its end' },
-  unsupportedMediaType: { status: 415, meaning: "the body's `Content-Type` is not JSON" },
+  unsupportedMediaType: { status: 415, meaning: "the body's `Content-Type` is neither JSON nor `application/x-www-form-urlencoded`" },
   contentTooLarge: { status: 413, meaning: 'the body is larger than `global.body_limit`' },
   unique: { status: 409, meaning: 'a unique constraint would be broken' },
   foreignKey: { status: 409, meaning: 'a foreign key would point nowhere, or a deleted row is still referenced' },

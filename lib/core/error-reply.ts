@@ -4,6 +4,7 @@ import type { ErrorCode, FailItem, Reply } from '../types.js';
 import { statusOf, type FixedStatusCode } from './error-codes.js';
 import { HttpStatus } from './http-status.js';
 import { error, fail } from './jsend.js';
+import { isIssueList, issueFailItems } from './standard-schema.js';
 
 const NAMES: ReadonlyMap<number, string> = new Map(
   Object.entries(HttpStatus).map(([name, code]) => [code, camelCase(name)] as const),
@@ -37,6 +38,9 @@ export function clientErrorOf(code: FixedStatusCode, message: string, field: str
  * The reply for anything an action or hook throws:
  * - an HTTP error meant for the client (`ctx.throw(409, 'msg')`, http-errors, `clientError`) → fail with its status;
  * - a Sequelize validation error → fail at the validation status, one item per failure;
+ * - a Standard Schema validation error (zod's `ZodError`, valibot's `ValiError`: an Error whose
+ *   `issues` is a non-empty list of `{ message, path? }`, checked strictly) → fail at the
+ *   validation status, one `schema` item per issue naming its path, and nothing else of the error;
  * - a unique or foreign-key violation → 409 fail naming the fields;
  * - a database "data exception" (a value out of range for its column) → fail at the validation status;
  * - anything else → a 500 JSend error that carries nothing of the fault.
@@ -53,7 +57,9 @@ export function replyForError(thrown: unknown, validationStatus = 400): Reply {
     return fail(thrown.status, [{ field, error: code, message: thrown.message }]);
   }
   const sequelizeReply = replyForSequelizeError(thrown as SequelizeErrorShape, validationStatus);
-  return sequelizeReply ?? error();
+  if (sequelizeReply !== undefined) return sequelizeReply;
+  const issues = (thrown as { issues?: unknown }).issues;
+  return isIssueList(issues) ? fail(statusOf('schema', validationStatus), issueFailItems(issues)) : error();
 }
 
 interface SequelizeErrorShape extends Error {

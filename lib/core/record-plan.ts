@@ -1,7 +1,7 @@
 /** Pure plans for single-record actions: the lookup of `{id}`, the writable part of a body, the serialized record. */
 import * as E from 'fp-ts/lib/Either.js';
 import type { AttributeSource, ErrorCode, FailItem, FieldPolicy } from '../types.js';
-import { checkBodyValue, coerceQueryValue } from './attribute-kinds.js';
+import { checkBodyValue, checkFormValue, coerceQueryValue } from './attribute-kinds.js';
 import { findColumn } from './columns.js';
 import { findFieldNamed } from './find-field.js';
 
@@ -35,21 +35,42 @@ export function lookupFor(model: AttributeSource, findField: string, id: string,
 /**
  * The part of a body a client may write, keyed by attribute name, with every value checked against
  * its attribute's kind. Keys that are not fillable are dropped. Left `emptyPayload` for a body that
- * is not a non-empty object; Left with one item per bad value otherwise.
+ * is not a non-empty object; Left with one item per bad value otherwise. With `form`, the body came
+ * as `application/x-www-form-urlencoded`, so booleans may be the text `true`/`false`/`1`/`0`.
  * @example fillableData(Product, { name: 'Kite', id: 'x', price: 'cheap' }, policy)
  *   // left([{ field: 'price', error: 'type', value: 'cheap', message: 'price must be a number' }])
  */
-export function fillableData(model: AttributeSource, body: unknown, policy: FieldPolicy): E.Either<FailItem<ErrorCode>[], Record<string, unknown>> {
+export function fillableData(model: AttributeSource, body: unknown, policy: FieldPolicy, form = false): E.Either<FailItem<ErrorCode>[], Record<string, unknown>> {
+  const payload = payloadOf(body);
+  return E.isLeft(payload) ? E.left([payload.left]) : fillableFields(model, payload.right, policy, form);
+}
+
+/**
+ * A body as a write's payload: a non-empty object; Left `emptyPayload` for anything else
+ * (nothing, an empty object, an array, a scalar).
+ * @example payloadOf([]) // left({ field: 'body', error: 'emptyPayload', … })
+ */
+export function payloadOf(body: unknown): E.Either<FailItem<ErrorCode>, Readonly<Record<string, unknown>>> {
   if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).length === 0) {
-    return E.left([{ field: 'body', error: 'emptyPayload', message: 'The body must be a JSON object with at least one field' }]);
+    return E.left({ field: 'body', error: 'emptyPayload', message: 'The body must be a JSON object with at least one field' });
   }
+  return E.right(body as Readonly<Record<string, unknown>>);
+}
+
+/**
+ * The fillable fields of an object, each value checked against its attribute's kind (`checkFormValue`
+ * for a form body); other keys are dropped. Left with one `type` item per bad value.
+ * @example fillableFields(Product, { name: 'Kite', id: 'x' }, policy) // right({ name: 'Kite' })
+ */
+export function fillableFields(model: AttributeSource, fields: Readonly<Record<string, unknown>>, policy: FieldPolicy, form = false): E.Either<FailItem<ErrorCode>[], Record<string, unknown>> {
   const attributes = model.getAttributes();
+  const check = form ? checkFormValue : checkBodyValue;
   const failures: FailItem<ErrorCode>[] = [];
   const data: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
+  for (const [key, value] of Object.entries(fields)) {
     const attribute = findColumn(model, key)?.attribute;
     if (attribute === undefined || !policy.fillable.has(attribute)) continue;
-    const checked = checkBodyValue(attributes[attribute]!, value);
+    const checked = check(attributes[attribute]!, value);
     if (E.isLeft(checked)) failures.push({ field: key, error: 'type', value, message: `${key} ${checked.left}` });
     else data[attribute] = checked.right;
   }

@@ -54,12 +54,13 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
   const invalid = { [String(context.validationStatus)]: failResponse('The request names an unknown column, operator or value') };
   const notFound = { [statusOf('recordNotFound')]: failResponse('No record for this id (or it is soft-deleted)') };
   const forbidden = def.ability === null ? {} : { [statusOf('forbidden')]: failResponse(`The caller lacks ${def.ability}`) };
-  const body = (schema: string) => ({ required: true, content: json(ref(schema)) });
+  // A form body has the same fields, in bracket syntax (`tags[0]=red`), parsed within the query-string limits.
+  const body = (schema: string) => ({ required: true, content: { ...json(ref(schema)), 'application/x-www-form-urlencoded': { schema: ref(schema) } } });
   const writeErrors = {
     ...invalid,
     [statusOf('unique')]: failResponse('A unique or foreign-key constraint refused the write'),
     [statusOf('contentTooLarge')]: failResponse('The body is larger than global.body_limit'),
-    [statusOf('unsupportedMediaType')]: failResponse('The body is not JSON'),
+    [statusOf('unsupportedMediaType')]: failResponse('The body is neither JSON nor a form (application/x-www-form-urlencoded)'),
   };
   const record = success(ref(context.record));
   const common = { operationId, tags: [context.record], ...(def.ability !== null && { 'x-ability': def.ability }) };

@@ -3,8 +3,9 @@ import type { Model, ModelStatic } from 'sequelize';
 import { findColumn } from '../core/columns.js';
 import { resolvePolicy } from '../core/field-policy.js';
 import { checkResource, type ModelShape } from '../core/resource-check.js';
+import { isStandardSchema } from '../core/standard-schema.js';
 import type { CrudMethod, CrudPlugin, FastCrudConfig, FieldPolicy } from '../types.js';
-import type { Resource, ResourceHooks } from './resource.js';
+import type { Resource, ResourceHooks, ResourceValidation } from './resource.js';
 
 /**
  * What every action reads: the model, the configuration, the resolved field policy, the term
@@ -27,6 +28,8 @@ export interface BoundResource<M extends Model = Model> {
   readonly deletedBy: string | undefined;
   /** True for a `paranoid` model: Sequelize owns its deleted-at column. */
   readonly paranoid: boolean;
+  /** The schemas create and update bodies must pass. */
+  readonly validate: ResourceValidation;
   /** The resource form's hooks; the class form's are the controller's methods. */
   readonly hooks: ResourceHooks<M>;
   /** The resource's plugins, then the `crud` call's, then the app's. */
@@ -38,8 +41,8 @@ export interface BoundResource<M extends Model = Model> {
 /**
  * Resolves a resource against a configuration and checks it: throws a TypeError naming `label`
  * (`crud('products', ProductController)`), the key, the bad value and the nearest valid name for
- * an uninitialised model, unknown names, csv paths, a find field a uuid route cannot reach, or a
- * plugin's own complaint. `methods` are the actions being registered.
+ * an uninitialised model, unknown names, csv paths, a find field a uuid route cannot reach, a
+ * validation schema that is not a Standard Schema, or a plugin's own complaint. `methods` are the actions being registered.
  * @example unsafeBindResource(products, config, [], ['search', 'read'], "crud('products')")
  */
 export function unsafeBindResource<M extends Model>(
@@ -64,6 +67,7 @@ export function unsafeBindResource<M extends Model>(
   };
   const problems = [
     ...checkResource(model as unknown as ModelShape, declared, config, methods),
+    ...validationProblems(spec.validate),
     ...all.flatMap((plugin) => {
       const problem = plugin.check?.(model);
       return problem === undefined ? [] : [`plugin ${plugin.name}: ${problem}`];
@@ -83,9 +87,20 @@ export function unsafeBindResource<M extends Model>(
     deletedAt: findColumn(model, config.soft_delete.deleted_at_field)?.attribute,
     deletedBy: findColumn(model, config.soft_delete.deleted_by_field)?.attribute,
     paranoid: (model as unknown as { options: { paranoid?: boolean } }).options.paranoid === true,
+    validate: Object.freeze({ create: spec.validate?.create, update: spec.validate?.update }),
     hooks: spec.hooks ?? {},
     plugins: all,
     declarationKey: declarationKey(resource),
+  });
+}
+
+/** A problem for each validation schema that is not a Standard Schema of version 1. */
+function validationProblems(validate: ResourceValidation | undefined): string[] {
+  return (['create', 'update'] as const).flatMap((action) => {
+    const schema = validate?.[action];
+    return schema === undefined || isStandardSchema(schema)
+      ? []
+      : [`validate.${action} (the class form's ${action}ValidateRules) is not a Standard Schema (version 1): pass a zod, valibot or arktype schema, or an object with a '~standard' property`];
   });
 }
 

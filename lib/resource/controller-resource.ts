@@ -26,8 +26,8 @@ export function servesModel(Controller: ControllerShape): Controller is Controll
 }
 
 /**
- * The resource a controller class declares: its model, field policy, term search and export
- * settings, read from one instance made without a request. Its hooks stay the instance methods of
+ * The resource a controller class declares: its model, field policy, term search, export
+ * settings and validation schemas, read from one instance made without a request. Its hooks stay the instance methods of
  * each request's controller. Declarations are read once, so they must not depend on the request.
  * @example unsafeBindResource(resourceOfController(ProductController, config), config, [], ['read'], label)
  */
@@ -46,6 +46,7 @@ export function resourceOfInstance(controller: BaseController): Resource {
     policy: { fillable: declared.fillable ?? 'all', hidden: declared.hidden, sortable: declared.sortable, filterable: declared.filterable },
     search: { termFields: declared.termFields, termKey: declared.termKey },
     csv: { columns: declared.csvColumns, fileName: declared.csvFileName },
+    validate: { create: declared.createValidateRules, update: declared.updateValidateRules },
   };
   const prototype = Object.getPrototypeOf(controller) as Record<string, unknown>;
   const actions = CRUD_METHODS.filter((method) => typeof prototype[method] === 'function');

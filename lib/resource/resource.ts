@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { Attributes, CreationAttributes, FindOptions, Model, ModelStatic, Transaction } from 'sequelize';
 import type { OptionItem } from '../core/options-query.js';
 import { CRUD_METHODS } from '../core/route-table.js';
+import type { StandardSchemaV1 } from '../core/standard-schema.js';
 import type { CrudMethod, CrudPlugin, FastCrudConfig } from '../types.js';
 
 /**
@@ -126,6 +127,20 @@ export interface ResourcePolicy<M extends Model> {
   readonly filterable?: readonly AttributeName<M>[];
 }
 
+/**
+ * The schemas a create or update body must pass, through the Standard Schema interface, so zod,
+ * valibot, arktype or any other implementation works. A schema checks the body as the client sent
+ * it (a form body's values are strings); its output, after transforms, is what gets written,
+ * limited to fillable fields. A failure answers the validation status with one `schema` item per issue.
+ * @example { create: z.object({ name: z.string().min(2), price: z.number().positive() }), update: z.object({ name: z.string().min(2).optional() }) }
+ */
+export interface ResourceValidation {
+  /** The schema of a create body (the class form's `createValidateRules`). */
+  readonly create?: StandardSchemaV1 | undefined;
+  /** The schema of an update body, a partial one (the class form's `updateValidateRules`). */
+  readonly update?: StandardSchemaV1 | undefined;
+}
+
 /** Everything `resource()` takes besides the model. */
 export interface ResourceSpec<M extends Model> {
   readonly policy: ResourcePolicy<M>;
@@ -133,6 +148,8 @@ export interface ResourceSpec<M extends Model> {
   readonly search?: { readonly termFields?: readonly AttributeName<M>[]; readonly termKey?: string };
   /** The export's columns with their headers (default: every visible attribute) and file name (default: the table name). */
   readonly csv?: { readonly columns?: { readonly [P in CsvPath<M>]?: string }; readonly fileName?: string };
+  /** Schemas the create and update bodies must pass (the class form's `createValidateRules`/`updateValidateRules`). */
+  readonly validate?: ResourceValidation;
   readonly hooks?: ResourceHooks<M>;
   /** Plugins that act on every action of this resource, after its hooks. */
   readonly plugins?: readonly CrudPlugin[];

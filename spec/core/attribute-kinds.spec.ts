@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { DataTypes } from 'sequelize';
-import { checkBodyValue, coerceQueryValue, kindOf } from '../../lib/core/attribute-kinds.js';
+import { checkBodyValue, checkFormValue, coerceQueryValue, kindOf } from '../../lib/core/attribute-kinds.js';
 
 const attr = (type: unknown) => ({ type });
 
@@ -58,5 +58,35 @@ describe('checkBodyValue', () => {
     for (const [type, value] of [[DataTypes.INTEGER(), 1.5], [DataTypes.INTEGER(), true], [DataTypes.BOOLEAN(), 'true'], [DataTypes.STRING(), 5], [DataTypes.STRING(), {}], [DataTypes.UUID(), 'x'], [DataTypes.DATE(), Number.NaN]] as const) {
       assert.ok(E.isLeft(checkBodyValue(attr(type), value)), `${String(type)} ${String(value)}`);
     }
+  });
+});
+
+describe('checkBodyValue with a Date', () => {
+  it('returns a valid Date for a date attribute (a schema transform may give one), a reason for an invalid one or another kind', () => {
+    const when = new Date('2024-02-02T10:00:00Z');
+    assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), when), E.right(when));
+    assert.ok(E.isLeft(checkBodyValue(attr(DataTypes.DATE()), new Date('nope'))));
+    assert.ok(E.isLeft(checkBodyValue(attr(DataTypes.STRING()), when)));
+  });
+});
+
+describe('checkFormValue', () => {
+  it('returns booleans for the texts a query string allows, for a boolean attribute only', () => {
+    for (const [text, value] of [['true', true], ['1', true], ['false', false], ['0', false]] as const) {
+      assert.deepEqual(checkFormValue(attr(DataTypes.BOOLEAN()), text), E.right(value));
+    }
+    assert.deepEqual(checkFormValue(attr(DataTypes.STRING()), 'true'), E.right('true'));
+    assert.ok(E.isLeft(checkFormValue(attr(DataTypes.BOOLEAN()), 'yes')));
+    assert.ok(E.isLeft(checkFormValue(attr(DataTypes.BOOLEAN()), ['true'])));
+  });
+
+  it('law: returns what checkBodyValue returns for every value that is not text for a boolean', () => {
+    const types = [DataTypes.INTEGER(), DataTypes.DECIMAL(), DataTypes.STRING(), DataTypes.DATE(), DataTypes.JSON(), DataTypes.BOOLEAN()];
+    fc.assert(
+      fc.property(fc.constantFrom(...types), fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string())), (type, value) => {
+        fc.pre(!(type.key === 'BOOLEAN' && typeof value === 'string'));
+        assert.deepEqual(checkFormValue(attr(type), value), checkBodyValue(attr(type), value));
+      }),
+    );
   });
 });

@@ -33,13 +33,13 @@ describe('statusOf', () => {
       [404, 403, 409, 409],
     );
     assert.deepEqual(
-      [statusOf('contentTooLarge'), statusOf('unsupportedMediaType'), statusOf('invalidJson'), statusOf('invalidBody')],
-      [413, 415, 400, 400],
+      [statusOf('contentTooLarge'), statusOf('unsupportedMediaType'), statusOf('invalidJson'), statusOf('invalidBody'), statusOf('invalidForm')],
+      [413, 415, 400, 400, 400],
     );
   });
 
   it('returns the configured validation status for the validation codes', () => {
-    assert.deepEqual(VALIDATION, ['required', 'columnNotFound', 'invalidOperator', 'invalidValue', 'type', 'invalid', 'emptyPayload']);
+    assert.deepEqual(VALIDATION, ['required', 'columnNotFound', 'invalidOperator', 'invalidValue', 'type', 'invalid', 'emptyPayload', 'schema']);
     assert.equal(statusOf('required', 400), 400);
     assert.equal(statusOf('columnNotFound', 422), 422);
     assert.equal(statusOf('invalidJson', 422), 400, 'a malformed body stays a 400 whatever the validation status');

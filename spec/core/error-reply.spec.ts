@@ -32,6 +32,27 @@ describe('replyForError', () => {
   });
 });
 
+describe('replyForError with Standard Schema issues', () => {
+  const withIssues = (issues: unknown) => Object.assign(new Error('Validation failed'), { name: 'ZodError', issues });
+
+  it('returns a fail at the validation status with one schema item per issue, and nothing else of the error', () => {
+    const thrown = withIssues([{ code: 'too_big', maximum: 100, input: 'secret input', message: 'Too big', path: ['price'] }, { message: 'Bad', path: ['tags', 0, { key: 'name' }] }]);
+    assert.deepEqual(replyForError(thrown), {
+      status: 400,
+      body: { status: 'fail', data: [{ field: 'price', error: 'schema', message: 'Too big' }, { field: 'tags.0.name', error: 'schema', message: 'Bad' }], meta: {} },
+    });
+    assert.equal(replyForError(thrown, 422).status, 422);
+  });
+
+  it('returns a bare 500 when the issues do not have the exact shape, or the value is not an Error', () => {
+    const bare = { status: 500, body: { status: 'error', message: 'Internal Server Error' } };
+    for (const issues of [[], [{ msg: 'x' }], [{ message: 'x', path: 'price' }], 'issues', [{ message: 'x', path: [{ k: 1 }] }]]) {
+      assert.deepEqual(replyForError(withIssues(issues)), bare, JSON.stringify(issues));
+    }
+    assert.deepEqual(replyForError({ issues: [{ message: 'not an Error' }] }), bare);
+  });
+});
+
 describe('clientErrorOf', () => {
   it("returns a client error with the table's status, which replyForError answers as it is", () => {
     const thrown = clientErrorOf('contentTooLarge', 'The body is larger than 64 bytes', 'body');

@@ -4,10 +4,10 @@ import * as E from 'fp-ts/lib/Either.js';
 import { DataTypes, Sequelize } from 'sequelize';
 import { DEFAULT_CONFIG } from '../../lib/core/config.js';
 import { resolvePolicy } from '../../lib/core/field-policy.js';
-import { NOT_NULL, fillableData, lookupFor, visibleFields } from '../../lib/core/record-plan.js';
+import { NOT_NULL, fillableData, fillableFields, lookupFor, payloadOf, visibleFields } from '../../lib/core/record-plan.js';
 
 const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
-const Item = sequelize.define('Item', { id: { type: DataTypes.UUID, primaryKey: true }, code: DataTypes.INTEGER, name: DataTypes.STRING, secret: DataTypes.STRING, deletedAt: DataTypes.DATE }, { underscored: true });
+const Item = sequelize.define('Item', { id: { type: DataTypes.UUID, primaryKey: true }, code: DataTypes.INTEGER, on: DataTypes.BOOLEAN, name: DataTypes.STRING, secret: DataTypes.STRING, deletedAt: DataTypes.DATE }, { underscored: true });
 const policy = resolvePolicy(Item, { hidden: ['secret'] }, DEFAULT_CONFIG);
 const id = '0b6f1a36-8d3c-4c5e-9d43-6d0f3e2b1a7c';
 
@@ -45,6 +45,24 @@ describe('fillableData', () => {
       { field: 'code', error: 'type', value: 'many', message: 'code must be an integer' },
       { field: 'name', error: 'type', value: 5, message: 'name must be a string' },
     ]));
+  });
+});
+
+describe('fillableData of a form body', () => {
+  it('returns booleans from the texts true, false, 1 and 0 for a form, and a type failure for them in JSON', () => {
+    assert.deepEqual(fillableData(Item, { on: 'false', code: '3' }, policy, true), E.right({ on: false, code: 3 }));
+    assert.deepEqual(fillableData(Item, { on: 'false' }, policy), E.left([{ field: 'on', error: 'type', value: 'false', message: 'on must be true or false' }]));
+  });
+});
+
+describe('payloadOf and fillableFields', () => {
+  it('returns the body when it is a non-empty object, emptyPayload otherwise', () => {
+    assert.deepEqual(payloadOf({ a: 1 }), E.right({ a: 1 }));
+    for (const body of [undefined, null, {}, [], 'x', 3]) assert.deepEqual(E.isLeft(payloadOf(body)) && (payloadOf(body) as E.Left<{ error: string }>).left.error, 'emptyPayload');
+  });
+
+  it('returns an empty object for fields none of which is fillable', () => {
+    assert.deepEqual(fillableFields(Item, { id, other: 1 }, policy), E.right({}));
   });
 });
 

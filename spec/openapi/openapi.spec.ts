@@ -52,6 +52,16 @@ describe('openApiDocument', () => {
     assert.equal(new Set(ids).size, ids.length);
   });
 
+  it('returns create and update bodies as JSON or a form, with the same schema', () => {
+    const bodyOf = (path: string, verb: string) => (document.paths[path]![verb] as unknown as { requestBody: { content: Record<string, { schema: object }> } }).requestBody.content;
+    for (const [path, verb, schema] of [['/admin/products', 'post', 'OaProductInput'], ['/admin/products/{id}', 'patch', 'OaProductInputPatch']] as const) {
+      const content = bodyOf(path, verb);
+      assert.deepEqual(Object.keys(content), ['application/json', 'application/x-www-form-urlencoded'], `${verb} ${path}`);
+      assert.deepEqual(content['application/x-www-form-urlencoded'], content['application/json']);
+      assert.deepEqual(content['application/json'], { schema: { $ref: `#/components/schemas/${schema}` } });
+    }
+  });
+
   it('returns the id as a uuid path parameter', () => {
     const read = document.paths['/admin/products/{id}']!['get']!;
     assert.deepEqual(read.parameters?.find((p) => p.name === 'id')?.schema, { type: 'string', format: 'uuid' });

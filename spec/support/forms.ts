@@ -67,6 +67,8 @@ export function controllerOf<M extends Model>(model: ModelStatic<M>, spec: Resou
     override termKey = spec.search?.termKey ?? 'term';
     csvColumns = spec.csv?.columns as Readonly<Record<string, string>> | undefined;
     csvFileName = spec.csv?.fileName;
+    override createValidateRules = spec.validate?.create;
+    override updateValidateRules = spec.validate?.update;
     modelClassName(): ModelStatic<M> {
       return model;
     }

@@ -7,6 +7,7 @@ import type Router from '@koa/router';
 import type { Attributes, FindOptions, Model, ModelStatic } from 'sequelize';
 import { BaseController, CrudController, Options, crud, tenantScope, type WriteData } from '../../lib/index.js';
 import { Loose, Product, Tag } from './models.types.js';
+import { z } from 'zod';
 
 declare const router: Router;
 
@@ -97,3 +98,13 @@ export class LooseController extends CrudController.for(Loose) {
 
 // @ts-expect-error no action is called serch
 crud(router, 'plain', PlainProducts, { only: ['serch'] });
+
+// The class form's validation rules: any Standard Schema, or none; not anything else.
+export class ValidatedController extends CrudController.for(Product) {
+  override createValidateRules = z.object({ name: z.string().min(2) });
+  override updateValidateRules = undefined;
+}
+export class WronglyValidatedController extends CrudController.for(Product) {
+  // @ts-expect-error a parse function is not a Standard Schema
+  override createValidateRules = { parse: (body: unknown) => body };
+}

@@ -7,6 +7,9 @@ import type Router from '@koa/router';
 import type { Attributes, FindOptions } from 'sequelize';
 import { crud, resource, tenantScope, type WriteData } from '../../lib/index.js';
 import { Item, Loose, Product } from './models.types.js';
+import { type } from 'arktype';
+import * as v from 'valibot';
+import { z } from 'zod';
 
 declare const router: Router;
 
@@ -135,3 +138,12 @@ resource(Item, {
 // name compiles here. registration (crud, openApiResource) checks such names against the model
 // and throws with the nearest valid name (spec/http/registration.spec.ts).
 export const loose = resource(Loose, { policy: { fillable: ['cod', 'anything'] }, search: { termFields: ['nope'] } });
+
+// Validation schemas: any Standard Schema (zod, valibot, arktype) compiles; anything else does not.
+export const validated = resource(Product, {
+  policy: { fillable: ['name', 'price'] },
+  validate: { create: z.object({ name: z.string().min(2) }), update: v.partial(v.object({ name: v.string() })) },
+});
+export const arkValidated = resource(Product, { policy: { fillable: 'all' }, validate: { create: type({ name: 'string' }) } });
+// @ts-expect-error a function is not a Standard Schema
+export const unvalidated = resource(Product, { policy: { fillable: 'all' }, validate: { create: (body: unknown) => body } });

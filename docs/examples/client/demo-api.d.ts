@@ -230,7 +230,9 @@ export interface components {
              * @example type
              * @example invalid
              * @example emptyPayload
+             * @example schema
              * @example invalidJson
+             * @example invalidForm
              * @example invalidBody
              * @example unsupportedMediaType
              * @example contentTooLarge
@@ -400,6 +402,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CategoryInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["CategoryInput"];
             };
         };
         responses: {
@@ -453,7 +456,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is neither JSON nor a form (application/x-www-form-urlencoded) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -643,6 +646,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CategoryInputPatch"];
+                "application/x-www-form-urlencoded": components["schemas"]["CategoryInputPatch"];
             };
         };
         responses: {
@@ -705,7 +709,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is neither JSON nor a form (application/x-www-form-urlencoded) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -737,6 +741,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CategoryInputPatch"];
+                "application/x-www-form-urlencoded": components["schemas"]["CategoryInputPatch"];
             };
         };
         responses: {
@@ -799,7 +804,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is neither JSON nor a form (application/x-www-form-urlencoded) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -894,6 +899,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CategoryInputPatch"];
+                "application/x-www-form-urlencoded": components["schemas"]["CategoryInputPatch"];
             };
         };
         responses: {
@@ -956,7 +962,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is neither JSON nor a form (application/x-www-form-urlencoded) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1244,6 +1250,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ProductInput"];
+                "application/x-www-form-urlencoded": components["schemas"]["ProductInput"];
             };
         };
         responses: {
@@ -1297,7 +1304,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is neither JSON nor a form (application/x-www-form-urlencoded) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1487,6 +1494,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ProductInputPatch"];
+                "application/x-www-form-urlencoded": components["schemas"]["ProductInputPatch"];
             };
         };
         responses: {
@@ -1549,7 +1557,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is neither JSON nor a form (application/x-www-form-urlencoded) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1581,6 +1589,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ProductInputPatch"];
+                "application/x-www-form-urlencoded": components["schemas"]["ProductInputPatch"];
             };
         };
         responses: {
@@ -1643,7 +1652,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is neither JSON nor a form (application/x-www-form-urlencoded) */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1738,6 +1747,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ProductInputPatch"];
+                "application/x-www-form-urlencoded": components["schemas"]["ProductInputPatch"];
             };
         };
         responses: {
@@ -1800,7 +1810,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is neither JSON nor a form (application/x-www-form-urlencoded) */
             415: {
                 headers: {
                     [name: string]: unknown;

@@ -12,6 +12,7 @@ const SECTIONS = {
   records: '#records-and-constraints',
   database: '#records-and-constraints',
   permissions: '#permissions',
+  validation: 'validation.md#what-a-failure-looks-like',
 } as const;
 
 /** Where on the page each code is shown in a reply; none for the codes no example can provoke. */
@@ -23,7 +24,9 @@ const SHOWN_IN: Readonly<Record<ErrorCode, readonly (keyof typeof SECTIONS)[]>> 
   type: ['body'],
   invalid: [],
   emptyPayload: ['body'],
+  schema: ['validation'],
   invalidJson: ['body'],
+  invalidForm: ['body'],
   invalidBody: ['body'],
   unsupportedMediaType: ['body'],
   contentTooLarge: ['body'],

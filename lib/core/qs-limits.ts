@@ -1,0 +1,34 @@
+/** The bracket syntax (`a[b][c]=1`) of query strings and form bodies, parsed by qs within one set of limits. */
+import * as E from 'fp-ts/lib/Either.js';
+import qs from 'qs';
+
+/** The qs limits of every bracket string the library parses: brackets at most 3 deep, 100 list items, 200 parameters. */
+export const QS_OPTIONS = Object.freeze({
+  depth: 3,
+  arrayLimit: 100,
+  parameterLimit: 200,
+  allowPrototypes: false,
+  strictDepth: true,
+  throwOnLimitExceeded: true,
+} as const);
+
+/**
+ * A bracket string (a query string, or an `application/x-www-form-urlencoded` body) parsed with qs
+ * within QS_OPTIONS; Left is the message for a string beyond a limit, naming it as `what`.
+ * A limit is never met by silently dropping parameters.
+ * @example parseBrackets('a[b]=1', 'The query string') // right({ a: { b: '1' } })
+ * @example parseBrackets('a[b][c][d][e]=1', 'The body') // left('The body nests deeper than 3 brackets')
+ */
+export function parseBrackets(text: string, what: string): E.Either<string, Record<string, unknown>> {
+  return E.tryCatch(
+    () => qs.parse(text, QS_OPTIONS) as Record<string, unknown>,
+    (thrown) => limitMessage(thrown instanceof Error ? thrown.message : '', what),
+  );
+}
+
+function limitMessage(reason: string, what: string): string {
+  if (/depth/i.test(reason)) return `${what} nests deeper than ${QS_OPTIONS.depth} brackets`;
+  if (/parameter limit/i.test(reason)) return `${what} has more than ${QS_OPTIONS.parameterLimit} parameters`;
+  if (/array limit/i.test(reason)) return `A list in ${what.charAt(0).toLowerCase()}${what.slice(1)} has more than ${QS_OPTIONS.arrayLimit} items`;
+  return `${what} cannot be parsed`;
+}
