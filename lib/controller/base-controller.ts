@@ -5,6 +5,7 @@ import { DEFAULT_CONFIG } from '../core/config.js';
 import { controllerScope, jsendAnswers } from '../resource/scope.js';
 import type { FailItem, FastCrudConfig, FieldPolicy, Reply } from '../types.js';
 import type { TypedController } from './typed-hooks.js';
+import type { RelationDeclarations } from '../core/relation-policy.js';
 
 /** A constructor, possibly abstract: what action mixins extend. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the mixin pattern requires `any[]` here
@@ -29,6 +30,12 @@ export abstract class BaseController {
   termFields: readonly string[] = [];
   /** The filter key of the term search. */
   termKey = 'term';
+  /**
+   * Association paths clients may filter, sort (belongs-to, has-one) and include through; a path not
+   * listed is closed. Undefined: none.
+   * @example override relations = { category: { include: true, filterable: ['name'] }, tags: { include: true } };
+   */
+  relations: RelationDeclarations | undefined = undefined;
   /** The transaction of the write under way, for hooks that write too; undefined outside writes. */
   transaction: Transaction | undefined = undefined;
 

@@ -46,6 +46,7 @@ export function resourceOfInstance(controller: BaseController): Resource {
     policy: { fillable: declared.fillable ?? 'all', hidden: declared.hidden, sortable: declared.sortable, filterable: declared.filterable },
     search: { termFields: declared.termFields, termKey: declared.termKey },
     csv: { columns: declared.csvColumns, fileName: declared.csvFileName },
+    ...(declared.relations !== undefined && { relations: declared.relations }),
   };
   const prototype = Object.getPrototypeOf(controller) as Record<string, unknown>;
   const actions = CRUD_METHODS.filter((method) => typeof prototype[method] === 'function');
