@@ -162,18 +162,27 @@ function selectOne(
 }
 
 function whereSql(model: ModelStatic<Model>, where: WhereOptions, alias: string): string {
-  const generator = model.sequelize!.getQueryInterface().queryGenerator as { whereItemsQuery(where: WhereOptions, options: object): string };
-  return `(${generator.whereItemsQuery(where, { model, prefix: alias })})`;
+  return `(${generator(model).whereItemsQuery(where, { model, prefix: alias })})`;
 }
 
 function quote(model: ModelStatic<Model>, table: string, column: string): string {
   return `${identifier(model, table)}.${identifier(model, column)}`;
 }
 
+interface Generator {
+  quoteIdentifier(name: string): string;
+  quoteTable(table: unknown): string;
+  whereItemsQuery(where: WhereOptions, options: object): string;
+}
+
+function generator(model: ModelStatic<Model>): Generator {
+  return model.sequelize!.getQueryInterface().queryGenerator as Generator;
+}
+
 function identifier(model: ModelStatic<Model>, name: string): string {
-  return model.sequelize!.getQueryInterface().quoteIdentifier(name);
+  return generator(model).quoteIdentifier(name);
 }
 
 function table(model: ModelStatic<Model>): string {
-  return model.sequelize!.getQueryInterface().quoteTable(model.getTableName());
+  return generator(model).quoteTable(model.getTableName());
 }
