@@ -158,3 +158,19 @@ for (const db of databases) for (const form of FORMS) {
     it('never answers 5xx', () => assert.deepEqual(errors, []));
   });
 }
+
+for (const form of FORMS) {
+  describe(`relations registration (${form.name} form)`, () => {
+    const catalog = defineRelationCatalog(databases[0]!.sequelize!, `relreg${form.initial}`);
+    const refused: readonly (readonly [ResourceSpec<Model>['relations'], RegExp])[] = [
+      [{ categry: {} }, /relations names 'categry': 'categry' is not an association of relreg.Product; did you mean 'category'\?/],
+      [{ category: { hidden: ['secrt'] } }, /relations\.category\.hidden names 'secrt'.*did you mean 'secret'\?/],
+      [{ 'order.customer': {} }, /relations names 'order\.customer' but not 'order'/],
+    ];
+    for (const [relations, message] of refused) {
+      it(`throws at registration for ${JSON.stringify(relations)}`, () => {
+        assert.throws(() => form.register(new Router(), 'products', catalog.Product, { policy: { fillable: 'all' }, relations }), message);
+      });
+    }
+  });
+}
