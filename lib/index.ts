@@ -45,3 +45,7 @@ export { openApiDocument, type OpenApiOptions, type OpenApiResource } from './op
 export { attributeSchema, objectSchema, requiredOnCreate, type JsonSchema } from './openapi/attribute-schema.js';
 export { operationFor, type OperationContext } from './openapi/operations.js';
 export { openApiResource } from './koa/openapi-resource.js';
+export { resolveRelationPath, relationSort, parseSortPaths, isRelationPath, MAX_RELATION_DEPTH, type RelationPath, type RelationModel, type AssociationShape, type AssociationType, type RelationUse } from './core/relation-paths.js';
+export { resolveRelations, checkRelations, parseInclude, visibleRecord, targetOf, type RelationDeclaration, type RelationDeclarations } from './core/relation-policy.js';
+export type { RelationSpec, RelationSpecs, AssociatedModels } from './resource/resource.js';
+export type { RelationSettings } from './compile/search.js';

@@ -224,6 +224,8 @@ export interface FieldPolicy {
   readonly fillable: ReadonlySet<string>;
   readonly sortable: ReadonlySet<string>;
   readonly filterable: ReadonlySet<string>;
+  /** The association paths a client may filter, sort or include through, by path (`order.customer`); none when absent. */
+  readonly relations?: Readonly<Record<string, RelationPolicy>> | undefined;
 }
 
 /** A filter operator of the search and exportCsv actions. */
@@ -238,6 +240,8 @@ export interface Condition {
   readonly column: string;
   readonly op: Operator;
   readonly values: readonly unknown[];
+  /** The associations walked to reach the attribute (`['order', 'customer']`): "has a related row that matches". */
+  readonly relation?: readonly string[] | undefined;
 }
 
 /**
@@ -263,6 +267,8 @@ export interface SearchPlan {
   readonly page: { readonly page: number; readonly perPage: number } | null;
   /** True when a condition is on the deleted-at attribute, which replaces the default of hiding soft-deleted rows. */
   readonly trashed: boolean;
+  /** Association paths to load with each row (`include=category,tags`); none when absent. */
+  readonly include?: readonly string[] | undefined;
 }
 
 /** Decides whether the request may use an ability such as `shop.access.view`. */
@@ -301,4 +307,18 @@ export interface CrudPlugin {
   data?(data: Record<string, unknown>, context: PluginContext): Record<string, unknown> | Promise<Record<string, unknown>>;
   /** The serialized records a reply carries: search's page, and the one record of read and the writes. */
   rows?(rows: Record<string, unknown>[], context: PluginContext): Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
+}
+
+/**
+ * What a client may do with the model at the end of an association path (`category`, `order.customer`),
+ * by attribute name of that model.
+ * @example { visible: new Set(['id', 'name']), sortable: new Set(['name']), filterable: new Set(['id', 'name']), include: true }
+ */
+export interface RelationPolicy {
+  /** Serialized when the association is included; hidden attributes never are. */
+  readonly visible: ReadonlySet<string>;
+  readonly sortable: ReadonlySet<string>;
+  readonly filterable: ReadonlySet<string>;
+  /** True when `include=<path>` may load the association. */
+  readonly include: boolean;
 }

@@ -50,6 +50,7 @@ export default defineConfig({
             { text: 'Sorting', link: '/guide/sorting' },
             { text: 'Filtering', link: '/guide/filtering' },
             { text: 'Pagination', link: '/guide/pagination' },
+            { text: 'Relations', link: '/guide/relations' },
           ],
         },
         {

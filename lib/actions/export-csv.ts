@@ -13,7 +13,7 @@ import { batchReader } from '../execute/batches.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
-import { planSearchRequest } from './search.js';
+import { planSearchRequest, relationSettings } from './search.js';
 import { queryStage } from './stages.js';
 
 /**
@@ -27,7 +27,8 @@ export async function exportCsvAction(scope: ActionScope): Promise<Reply | undef
   if (E.isLeft(planned)) return planned.left;
   const { model, config, resource, ctx } = scope;
   const columns = csvColumnsOf(resource.csvColumns, model, resource.policy.visible);
-  const compiled = { ...compileSearch(model, planned.right, resource.deletedAt), include: includesFor(model, Object.keys(columns)) };
+  const plan = { ...planned.right, include: undefined };
+  const compiled = { ...compileSearch(model, plan, resource.deletedAt, relationSettings(scope)), include: includesFor(model, Object.keys(columns), config.soft_delete.deleted_at_field) };
   const query = await queryStage(scope, 'exportCsv', 'modifyExportCsvQuery', compiled);
   const batches = batchReader(model, query, config.export_csv.batch_size);
   const first = await batches.next();

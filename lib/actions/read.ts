@@ -1,5 +1,9 @@
 /** The read action: `GET <uri>/{id}`, as a lifecycle and as a mixin. */
+import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
+import { relationIncludes } from '../compile/relations.js';
+import { singleParam } from '../core/query-params.js';
+import { parseInclude } from '../core/relation-policy.js';
 import type { FindOptions, Model } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
 import type { HookResult } from '../resource/resource.js';
@@ -8,12 +12,17 @@ import type { Reply } from '../types.js';
 import { findRecord, recordReply } from './records.js';
 
 /**
- * Serves `GET <uri>/{id}`: the record, or 404 when it is missing or soft-deleted; hooks
+ * Serves `GET <uri>/{id}`: the record with the associations `include=` names, or 404 when it is
+ * missing or soft-deleted; hooks
  * `modifyReadQuery` and `afterRead`.
  * @example const reply = await readAction(resourceScope(bound, ctx));
  */
 export async function readAction(scope: ActionScope): Promise<Reply> {
-  const record = await findRecord(scope, 'read', 'active', 'modifyReadQuery');
+  const policies = scope.resource.policy.relations ?? {};
+  const include = parseInclude(singleParam(scope.ctx.query?.['include']), policies);
+  if (E.isLeft(include)) return scope.answers.answerFail(include.left);
+  const includes = relationIncludes(scope.model, include.right, policies, scope.config.soft_delete.deleted_at_field);
+  const record = await findRecord(scope, 'read', 'active', 'modifyReadQuery', includes);
   if (record === undefined) return scope.answers.answerNotFound();
   await scope.hook('afterRead', record);
   return recordReply(scope, 'read', record, scope.config.read);

@@ -1,9 +1,11 @@
 /** Shell helpers the single-record actions share: find `{id}`, serialize, run a write in one transaction. */
 import type { Context } from 'koa';
-import type { Model, Transaction } from 'sequelize';
+import type { Includeable, Model, Transaction } from 'sequelize';
 import { compileLookup } from '../compile/lookup.js';
 import { findFieldOf, type RecordAction } from '../core/find-field.js';
-import { lookupFor, visibleFields, type Scope } from '../core/record-plan.js';
+import { lookupFor, type Scope } from '../core/record-plan.js';
+import type { RelationModel } from '../core/relation-paths.js';
+import { visibleRecord } from '../core/relation-policy.js';
 import type { ActionScope } from '../resource/scope.js';
 import { queryStage, rowsStage, type QueryHook } from './stages.js';
 
@@ -11,26 +13,28 @@ export type { HookResult } from '../resource/resource.js';
 
 /**
  * Finds the record `ctx.params.id` names in the action's find field, after its modify-query hook
- * and the plugins; undefined when none.
+ * and the plugins, with `include`'s associations loaded; undefined when none.
  * @example const record = await findRecord(scope, 'read', 'active', 'modifyReadQuery');
  */
-export async function findRecord(scope: ActionScope, action: RecordAction, visibility: Scope, hook: QueryHook): Promise<Model | undefined> {
+export async function findRecord(scope: ActionScope, action: RecordAction, visibility: Scope, hook: QueryHook, include: Includeable[] = []): Promise<Model | undefined> {
   const { model, config, resource } = scope;
   const id = (scope.ctx as Context & { params?: Record<string, string> }).params?.['id'] ?? '';
   const findField = findFieldOf(model, config, action);
   const lookup = findField && lookupFor(model, findField.attribute, id, visibility, resource.deletedAt);
   if (lookup === undefined) return undefined;
-  return (await model.findOne(await queryStage(scope, action, hook, compileLookup(lookup, scope.transaction)))) ?? undefined;
+  const query = { ...compileLookup(lookup, scope.transaction), ...(include.length > 0 && { include }) };
+  return (await model.findOne(await queryStage(scope, action, hook, query))) ?? undefined;
 }
 
 /**
- * A record as a reply shows it: the model method the action's config names, minus hidden fields.
+ * A record as a reply shows it: the model method the action's config names, minus hidden fields,
+ * those of included associations too.
  * @example serialize(scope, record, scope.config.read.method)
  */
 export function serialize(scope: ActionScope, record: Model, method: string): Record<string, unknown> {
   const serializer = (record as unknown as Record<string, unknown>)[method];
   if (typeof serializer !== 'function') throw new TypeError(`The model has no method ${method} to serialize a record with`);
-  return visibleFields(scope.model, serializer.call(record) as Record<string, unknown>, scope.resource.policy);
+  return visibleRecord(scope.model as unknown as RelationModel, serializer.call(record) as Record<string, unknown>, scope.resource.policy);
 }
 
 /**

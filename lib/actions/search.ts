@@ -2,7 +2,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
 import type { FindOptions } from 'sequelize';
-import { compileSearch } from '../compile/search.js';
+import { compileSearch, type RelationSettings } from '../compile/search.js';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
 import { parseBrackets } from '../core/qs-limits.js';
 import { planSearch, type SearchRequest } from '../core/search-plan.js';
@@ -36,10 +36,19 @@ export async function planSearchRequest(scope: ActionScope, paginate: boolean): 
     policy: resource.policy,
     termKey: resource.termKey,
     termFields: resource.termFields,
+    findField: scope.config.global.find_field,
     config: scope.config,
     paginate,
   });
   return E.mapLeft((failures: FailItem[]) => scope.answers.answerFail(failures))(planned);
+}
+
+/**
+ * What compiling a plan's relation paths needs from the scope: the configured deleted-at column and the relation policy.
+ * @example compileSearch(model, plan, scope.resource.deletedAt, relationSettings(scope))
+ */
+export function relationSettings(scope: ActionScope): RelationSettings {
+  return { deletedAtField: scope.config.soft_delete.deleted_at_field, policies: scope.resource.policy.relations ?? {} };
 }
 
 /**
@@ -60,7 +69,7 @@ export async function searchAction(scope: ActionScope): Promise<Reply> {
   if (E.isLeft(planned)) return planned.left;
   const plan = planned.right;
   const { model, config } = scope;
-  const query = await queryStage(scope, 'search', 'modifySearchQuery', compileSearch(model, plan, scope.resource.deletedAt));
+  const query = await queryStage(scope, 'search', 'modifySearchQuery', compileSearch(model, plan, scope.resource.deletedAt, relationSettings(scope)));
   const { rows, count } = await model.findAndCountAll({ ...query, distinct: true });
   const serialized = rows.map((row) => serialize(scope, row, config.search.method));
   const data = await rowsStage(scope, 'search', (await scope.hook('afterSearch', serialized)) ?? serialized);

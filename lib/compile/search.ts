@@ -1,21 +1,42 @@
 /** Compiles a checked SearchPlan into Sequelize find options, per dialect: where, order, page. */
-import { Op, Sequelize, type FindOptions, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
-import type { Condition, SearchPlan } from '../types.js';
+import { Op, type FindOptions, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
+import type { RelationPolicy, SearchPlan } from '../types.js';
+import { compileCondition, contains } from './condition.js';
+import { relationIncludes, relationOrder, relationWhere } from './relations.js';
+
+/** What compiling relation paths needs: the soft-delete column name to leave related rows out by, and the relation policy of includes. */
+export interface RelationSettings {
+  /** `soft_delete.deleted_at_field`: related rows with it set (or of a paranoid model) never match, sort nor show. */
+  readonly deletedAtField: string;
+  readonly policies: Readonly<Record<string, RelationPolicy>>;
+}
 
 /**
  * Find options for a plan: its conditions and term search ANDed, soft-deleted rows left out
- * unless a condition is on the deleted-at attribute, its order, and its page.
+ * unless a condition is on the deleted-at attribute, its order, its page, and its includes.
+ * Conditions and sorts through associations compile to subqueries, so rows are never repeated.
  * @example compileSearch(Product, plan, 'deletedAt') // { where: { [Op.and]: [...] }, order: [['price', 'DESC'], ['id', 'ASC']], limit: 40, offset: 0 }
  */
-export function compileSearch(model: ModelStatic<Model>, plan: SearchPlan, deletedAt: string | undefined): FindOptions {
-  const clauses: WhereOptions[] = plan.conditions.map((condition) => compileCondition(model, condition));
+export function compileSearch(
+  model: ModelStatic<Model>,
+  plan: SearchPlan,
+  deletedAt: string | undefined,
+  relations: RelationSettings = { deletedAtField: 'deleted_at', policies: {} },
+): FindOptions {
+  const clauses: WhereOptions[] = plan.conditions.map((condition) =>
+    condition.relation === undefined ? compileCondition(model, condition) : relationWhere(model, condition, relations.deletedAtField),
+  );
   if (plan.term) clauses.push({ [Op.or]: plan.term.columns.map(({ column, isText }) => contains(model, column, plan.term!.text, !isText)) });
   if (deletedAt !== undefined && !plan.trashed) clauses.push({ [deletedAt]: null });
+  const include = plan.include === undefined ? [] : relationIncludes(model, plan.include, relations.policies, relations.deletedAtField);
   return {
     where: { [Op.and]: clauses },
-    order: plan.order.map(([attribute, direction]) => [attribute, nullsFirst(model, attribute, direction)]),
+    order: plan.order.map(([attribute, direction]) =>
+      attribute.includes('.') ? relationOrder(model, attribute, direction, relations.deletedAtField) : [attribute, nullsFirst(model, attribute, direction)],
+    ),
     ...(plan.trashed && { paranoid: false }),
     ...(plan.page && { limit: plan.page.perPage, offset: (plan.page.page - 1) * plan.page.perPage }),
+    ...(include.length > 0 && { include }),
   };
 }
 
@@ -31,80 +52,3 @@ function nullsFirst(model: ModelStatic<Model>, attribute: string, direction: 'AS
   return direction === 'ASC' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST';
 }
 
-/** The operators that compare the column with one value. */
-const COMPARISONS = { eq: Op.eq, neq: Op.ne, gt: Op.gt, gte: Op.gte, lt: Op.lt, lte: Op.lte } as const;
-
-function compileCondition(model: ModelStatic<Model>, { attribute, column, op, values }: Condition): WhereOptions {
-  const [first, second] = values;
-  switch (op) {
-    case 'eq':
-    case 'neq':
-    case 'gt':
-    case 'gte':
-    case 'lt':
-    case 'lte':
-      return { [attribute]: { [COMPARISONS[op]]: first } };
-    case 'in':
-      return { [attribute]: { [Op.in]: [...values] } };
-    case 'nin':
-      return { [attribute]: { [Op.notIn]: [...values] } };
-    case 'btw':
-      return { [attribute]: { [Op.between]: [first, second] } };
-    case 'gtn':
-    case 'ltn':
-      return { [Op.or]: [{ [attribute]: { [op === 'gtn' ? Op.gt : Op.lt]: first } }, { [attribute]: null }] };
-    case 'nn':
-      return { [attribute]: { [Op.ne]: null } };
-    case 'like':
-      return contains(model, column, first as string);
-    case 'json':
-      return jsonContains(model, column, first);
-  }
-}
-
-/**
- * Case-insensitive "contains" in which `%` and `_` match themselves. `castToText` is for columns that
- * do not hold text: PostgreSQL will not match a number or uuid with a pattern, and MariaDB stores a
- * uuid as a binary (case-sensitive) string, so both compare its text; SQLite's instr needs no cast.
- */
-function contains(model: ModelStatic<Model>, column: string, text: string, castToText = false): WhereOptions {
-  const dialect = model.sequelize!.getDialect();
-  const col = Sequelize.col(`${model.name}.${column}`);
-  const qualified = castToText && dialect !== 'sqlite' ? Sequelize.cast(col, dialect === 'postgres' ? 'TEXT' : 'CHAR') : col;
-  if (dialect === 'sqlite') {
-    // SQLite has no default LIKE escape character: find the text instead, lower-cased on both sides.
-    return Sequelize.where(Sequelize.fn('instr', Sequelize.fn('lower', qualified), Sequelize.fn('lower', text)), Op.gt, 0);
-  }
-  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return Sequelize.where(qualified, dialect === 'postgres' ? Op.iLike : Op.like, pattern);
-}
-
-/** A JSON column contains the value: PostgreSQL's `@>`, MariaDB's JSON_CONTAINS, SQLite's json_each. */
-function jsonContains(model: ModelStatic<Model>, column: string, value: unknown): WhereOptions {
-  const sequelize = model.sequelize!;
-  const quoted = sequelize.getQueryInterface().quoteIdentifiers(`${model.name}.${column}`);
-  const json = JSON.stringify(value);
-  switch (sequelize.getDialect()) {
-    case 'postgres':
-      return Sequelize.literal(`CAST(${quoted} AS jsonb) @> CAST(${sequelize.escape(json)} AS jsonb)`);
-    case 'sqlite':
-      return Sequelize.literal(sqliteJsonContains(quoted, value, (v) => sequelize.escape(v as string)));
-    default:
-      return Sequelize.where(Sequelize.fn('JSON_CONTAINS', Sequelize.col(`${model.name}.${column}`), json), 1);
-  }
-}
-
-/**
- * SQLite: a scalar is contained when the column equals it or holds it as an element; an array
- * when every element is; an object when every key holds its value. (Objects inside arrays are
- * PostgreSQL and MariaDB only.)
- */
-function sqliteJsonContains(quoted: string, value: unknown, escape: (v: unknown) => string): string {
-  const jsonValue = (v: unknown) => `json_extract(${escape(JSON.stringify(v))}, '$')`;
-  if (Array.isArray(value)) return value.length === 0 ? '1=1' : value.map((v) => `(${sqliteJsonContains(quoted, v, escape)})`).join(' AND ');
-  if (typeof value === 'object' && value !== null) {
-    const pairs = Object.entries(value).map(([key, v]) => `json_extract(${quoted}, ${escape(`$.${JSON.stringify(key)}`)}) = ${jsonValue(v)}`);
-    return pairs.length === 0 ? '1=1' : pairs.join(' AND ');
-  }
-  return `EXISTS (SELECT 1 FROM json_each(${quoted}) WHERE json_each.value = ${jsonValue(value)})`;
-}

@@ -6,6 +6,7 @@ import type { StandardSchemaV1 } from '../core/standard-schema.js';
 import { controllerScope, jsendAnswers } from '../resource/scope.js';
 import type { FailItem, FastCrudConfig, FieldPolicy, Reply } from '../types.js';
 import type { TypedController } from './typed-hooks.js';
+import type { RelationDeclarations } from '../core/relation-policy.js';
 
 /** A constructor, possibly abstract: what action mixins extend. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the mixin pattern requires `any[]` here
@@ -37,6 +38,12 @@ export abstract class BaseController {
   createValidateRules: StandardSchemaV1 | undefined = undefined;
   /** The Standard Schema an update body must pass (a partial one: the client sends only what changes). */
   updateValidateRules: StandardSchemaV1 | undefined = undefined;
+  /**
+   * Association paths clients may filter, sort (belongs-to, has-one) and include through; a path not
+   * listed is closed. Undefined: none.
+   * @example override relations = { category: { include: true, filterable: ['name'] }, tags: { include: true } };
+   */
+  relations: RelationDeclarations | undefined = undefined;
   /** The transaction of the write under way, for hooks that write too; undefined outside writes. */
   transaction: Transaction | undefined = undefined;
 

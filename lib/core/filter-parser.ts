@@ -3,6 +3,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { AttributeSource, Condition, ErrorCode, FailItem, FieldPolicy, Operator, SearchPlan } from '../types.js';
 import { coerceQueryValue, isTextKind, kindOf } from './attribute-kinds.js';
 import { allowedColumn } from './field-policy.js';
+import { relationTarget } from './relation-paths.js';
 
 /** Every operator, with whether it takes one value, a list, two values, or none. */
 export const OPERATORS: Readonly<Record<Operator, 'one' | 'list' | 'two' | 'none'>> = Object.freeze({
@@ -17,6 +18,8 @@ export interface FilterSettings {
   readonly termKey: string;
   /** Attribute or column names the term search looks in. */
   readonly termFields: readonly string[];
+  /** What `<association>.id` names on the associated model (`global.find_field`); default `id`. */
+  readonly findField?: string | undefined;
 }
 
 /** Conditions and term search parsed from a filter object, and every failure found on the way. */
@@ -58,20 +61,22 @@ function parseTerm(model: AttributeSource, value: unknown, settings: FilterSetti
 }
 
 function parseColumn(model: AttributeSource, name: string, spec: unknown, settings: FilterSettings): E.Either<FailItem<ErrorCode>, Condition>[] {
-  const found = allowedColumn(model, settings.policy.filterable, name);
+  const through = relationTarget(model, name, settings);
+  if (through !== undefined && E.isLeft(through)) return [through];
+  const found = through === undefined ? allowedColumn(model, settings.policy.filterable, name) : through.right.column;
   if (found === undefined) return [E.left({ field: name, error: 'columnNotFound', message: `The column ${JSON.stringify(name)} was not found` })];
   const entries = isRecord(spec) ? Object.entries(spec) : [['eq', spec] as const];
   return entries.map(([op, raw]) => {
     if (!Object.hasOwn(OPERATORS, op)) {
       return E.left({ field: name, error: 'invalidOperator', message: `Unknown operator ${JSON.stringify(op)}; use one of ${Object.keys(OPERATORS).join(', ')}` });
     }
-    const definition = model.getAttributes()[found.attribute]!;
+    const definition = (through === undefined ? model : through.right.model).getAttributes()[found.attribute]!;
     const kind = kindOf(definition);
     const applies = kind === 'json' ? op === 'json' || op === 'nn' : op !== 'json' && (op !== 'like' || isTextKind(kind));
     if (!applies) {
       return E.left({ field: name, error: 'invalidOperator', message: `The operator ${op} does not apply to ${name}` });
     }
-    return E.map((values: readonly unknown[]): Condition => ({ ...found, op: op as Operator, values }))(
+    return E.map((values: readonly unknown[]): Condition => ({ ...found, op: op as Operator, values, ...(through && { relation: through.right.relation }) }))(
       parseValues(op as Operator, raw, (text) => (op === 'like' ? E.right(text) : op === 'json' ? E.right(parseJson(text)) : coerceQueryValue(definition, text)), name),
     );
   });

@@ -3,6 +3,8 @@ import type { AttributeSource, CrudMethod, FastCrudConfig } from '../types.js';
 import { findColumn } from './columns.js';
 import { RECORD_ACTIONS, findFieldOf, holdsUuids, type RecordAction } from './find-field.js';
 import { nearest } from './nearest.js';
+import type { RelationModel } from './relation-paths.js';
+import { checkRelations, type RelationDeclarations } from './relation-policy.js';
 
 /** A model as registration checks it: its name, attributes and associations. */
 export interface ModelShape extends AttributeSource {
@@ -18,11 +20,13 @@ export interface Declarations {
   readonly filterable?: readonly string[] | undefined;
   readonly termFields?: readonly string[] | undefined;
   readonly csvColumns?: Readonly<Record<string, string>> | undefined;
+  /** Association paths opened to filters, sorts and includes (`relations`). */
+  readonly relations?: RelationDeclarations | undefined;
 }
 
 /**
  * Every problem with a resource's declarations, as a sentence naming the key, the bad value and
- * the nearest valid name: unknown names in the policy lists, `termFields` and `csvColumns` paths;
+ * the nearest valid name: unknown names in the policy lists, `termFields`, `csvColumns` paths and `relations`;
  * a find field that a `{id:uuid}` route cannot reach (an integer key with `find_field_is_uuid`).
  * Empty when all is well.
  * @example checkResource(User, { hidden: ['pasword'] }, config, ['read'])
@@ -35,7 +39,8 @@ export function checkResource(model: ModelShape, declared: Declarations, config:
     return Array.isArray(list) ? list.flatMap((name: string) => unknownName(model, key, name)) : [];
   });
   const paths = Object.keys(declared.csvColumns ?? {}).flatMap((path) => unknownPath(model, path));
-  return [...names, ...paths, ...findFieldProblems(model, config, methods)];
+  const relations = checkRelations(model as unknown as RelationModel, declared.relations);
+  return [...names, ...paths, ...relations, ...findFieldProblems(model, config, methods)];
 }
 
 function unknownName(model: ModelShape, key: string, name: string): string[] {

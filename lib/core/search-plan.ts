@@ -5,7 +5,8 @@ import { findColumn } from './columns.js';
 import { allowedColumn } from './field-policy.js';
 import { parseFilters, type FilterSettings } from './filter-parser.js';
 import { singleParam } from './query-params.js';
-import { parseSort } from './sort-parser.js';
+import { parseInclude } from './relation-policy.js';
+import { isRelationPath, parseSortPaths, relationSort } from './relation-paths.js';
 
 /** The query parameters of a search, as qs parses them. */
 export interface SearchRequest {
@@ -14,6 +15,8 @@ export interface SearchRequest {
   readonly page?: unknown;
   readonly perPage?: unknown;
   readonly skipPagination?: unknown;
+  /** Association paths to load with each row: `include=category,tags`. */
+  readonly include?: unknown;
 }
 
 /** What planning a search needs besides the model and the request. */
@@ -35,15 +38,17 @@ export function planSearch(model: AttributeSource, request: SearchRequest, setti
   const filters = parseFilters(model, request.filter, settings);
   const sort = planOrder(model, request.sort, settings);
   const page = settings.paginate ? planPage(request, settings.config.search) : E.right(null);
-  const failures = [...filters.failures, ...(E.isLeft(sort) ? sort.left : []), ...(E.isLeft(page) ? page.left : [])];
-  if (failures.length > 0 || E.isLeft(sort) || E.isLeft(page)) return E.left(failures);
+  const include = parseInclude(request.include, settings.policy.relations);
+  const failures = [...filters.failures, ...(E.isLeft(sort) ? sort.left : []), ...(E.isLeft(page) ? page.left : []), ...(E.isLeft(include) ? include.left : [])];
+  if (failures.length > 0 || E.isLeft(sort) || E.isLeft(page) || E.isLeft(include)) return E.left(failures);
   const deletedAt = findColumn(model, settings.config.soft_delete.deleted_at_field)?.attribute;
   return E.right({
     conditions: filters.conditions,
     term: filters.term,
     order: sort.right,
     page: page.right,
-    trashed: filters.conditions.some((c) => c.attribute === deletedAt),
+    trashed: filters.conditions.some((c) => c.attribute === deletedAt && c.relation === undefined),
+    ...(include.right.length > 0 && { include: include.right }),
   });
 }
 
@@ -51,12 +56,16 @@ function planOrder(model: AttributeSource, sort: unknown, settings: SearchSettin
   if (sort !== undefined && typeof sort !== 'string' && !(Array.isArray(sort) && sort.every((s) => typeof s === 'string'))) {
     return E.left([{ field: 'sort', error: 'invalidValue', message: 'sort must be a comma-separated list of columns' }]);
   }
-  const resolved = parseSort(singleParam(sort) ?? '').map(([name, direction]) => ({ name, direction, found: allowedColumn(model, settings.policy.sortable, name) }));
-  const missing = resolved.filter((r) => r.found === undefined);
-  if (missing.length > 0) {
-    return E.left(missing.map(({ name }) => ({ field: name, error: 'columnNotFound', message: `The sort column ${JSON.stringify(name)} was not found` })));
-  }
-  const order = resolved.map(({ found, direction }): Order => [found!.attribute, direction]);
+  const resolved = parseSortPaths(singleParam(sort) ?? '').map(([name, direction]): E.Either<FailItem<ErrorCode>, Order> => {
+    if (isRelationPath(name)) return relationSort(model, name, direction, settings.policy.relations, settings.findField ?? 'id');
+    const found = allowedColumn(model, settings.policy.sortable, name);
+    return found === undefined
+      ? E.left({ field: name, error: 'columnNotFound', message: `The sort column ${JSON.stringify(name)} was not found` })
+      : E.right([found.attribute, direction]);
+  });
+  const missing = resolved.filter(E.isLeft);
+  if (missing.length > 0) return E.left(missing.map((failure) => failure.left));
+  const order = resolved.filter(E.isRight).map((item) => item.right);
   const tiebreak = primaryKeys(model)
     .filter((key) => !order.some(([attribute]) => attribute === key))
     .map((key): Order => [key, 'ASC']);

@@ -52,7 +52,7 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
       // update and restore answer several verbs: their ids carry the verb to stay unique.
       const manyVerbs = plan.filter((other) => other.method === def.method).length > 1;
       const operationId = `${camelCase(resource.uri)}.${def.method}${manyVerbs ? pascalCase(def.verb) : ''}`;
-      (paths[path] ??= {})[def.verb] = operationFor(def, { record: name, input: `${name}Input`, idSchema: idSchemaOf(resource.model, config, def.method), statuses, validationStatus: config.global.validation.http_status, termKey: resource.termKey }, operationId);
+      (paths[path] ??= {})[def.verb] = operationFor(def, { record: name, input: `${name}Input`, idSchema: idSchemaOf(resource.model, config, def.method), statuses, validationStatus: config.global.validation.http_status, termKey: resource.termKey, ...relationsOf(resource.policy) }, operationId);
     }
   }
   return {
@@ -93,3 +93,9 @@ const SHARED_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     properties: { current: { type: 'integer' }, perPage: { type: 'integer' }, pagesCount: { type: 'integer' }, count: { type: 'integer' } },
   },
 };
+
+/** The association paths a policy opens, and those it lets `include` load, for the operations. */
+function relationsOf(policy: FieldPolicy): { relations: string[]; includable: string[] } {
+  const entries = Object.entries(policy.relations ?? {});
+  return { relations: entries.map(([path]) => path), includable: entries.flatMap(([path, relation]) => (relation.include ? [path] : [])) };
+}

@@ -14,6 +14,10 @@ export interface OperationContext {
   readonly validationStatus: number;
   /** The term search's filter key, or undefined when the resource has no term fields. */
   readonly termKey?: string | undefined;
+  /** The association paths filters and sorts may walk (`category`, `order.customer`); none when absent. */
+  readonly relations?: readonly string[] | undefined;
+  /** The association paths `include` may name; none when absent. */
+  readonly includable?: readonly string[] | undefined;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -24,7 +28,17 @@ const failResponse = (description: string) => ({ description, content: json(ref(
 
 const query = (name: string, schema: JsonSchema, description: string, required = false) => ({ name, in: 'query', required, description, schema });
 
-const searchParameters = (termKey: string | undefined) => [
+const includeParameter = (includable: readonly string[] | undefined) =>
+  includable === undefined || includable.length === 0
+    ? []
+    : [{ ...query('include', { type: 'array', items: { enum: [...includable] } }, 'Associations to load with each record, comma-separated'), style: 'form', explode: false }];
+
+const relationText = (relations: readonly string[] | undefined) =>
+  relations === undefined || relations.length === 0
+    ? ''
+    : `; filter[association.column] matches records with a related row that matches (associations: ${relations.join(', ')})`;
+
+const searchParameters = (termKey: string | undefined, relations?: readonly string[]) => [
   {
     name: 'filter',
     in: 'query',
@@ -32,10 +46,11 @@ const searchParameters = (termKey: string | undefined) => [
     explode: true,
     description:
       `filter[column][operator]=value; operators: ${Object.keys(OPERATORS).join(', ')} (none means eq)` +
-      (termKey === undefined ? '' : `; filter[${termKey}]=text searches the term fields`),
+      (termKey === undefined ? '' : `; filter[${termKey}]=text searches the term fields`) +
+      relationText(relations),
     schema: { type: 'object', additionalProperties: { oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }] } },
   },
-  query('sort', { type: 'string', examples: ['-price,name'] }, 'Comma-separated columns, a leading - for descending'),
+  query('sort', { type: 'string', examples: ['-price,name'] }, 'Comma-separated columns, a leading - for descending' + (relations === undefined || relations.length === 0 ? '' : '; association.column sorts through belongs-to and has-one associations')),
 ];
 
 const PAGE_PARAMETERS = [
@@ -67,15 +82,15 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
   const responses = (specific: Record<string, unknown>) => ({ ...specific, ...forbidden, '500': { description: 'A server fault', content: json(ref('JSendError')) } });
   switch (def.method) {
     case 'search':
-      return { ...common, summary: `Search ${context.record} records`, parameters: [...searchParameters(context.termKey), ...PAGE_PARAMETERS], responses: responses({ [status('search')]: { description: 'A page of records', content: success({ type: 'array', items: ref(context.record) }, { type: 'object', properties: { pagination: ref('Pagination') } }) }, ...invalid }) };
+      return { ...common, summary: `Search ${context.record} records`, parameters: [...searchParameters(context.termKey, context.relations), ...PAGE_PARAMETERS, ...includeParameter(context.includable)], responses: responses({ [status('search')]: { description: 'A page of records', content: success({ type: 'array', items: ref(context.record) }, { type: 'object', properties: { pagination: ref('Pagination') } }) }, ...invalid }) };
     case 'options':
       return { ...common, summary: `${context.record} options for select boxes`, parameters: [query('label', { type: 'string' }, 'Column returned as label', true), query('value', { type: 'string' }, 'Column returned as value (default options.default_value)')], responses: responses({ [status('options')]: { description: 'Label/value pairs ordered by label', content: success({ type: 'array', items: ref('OptionItem') }) }, ...invalid }) };
     case 'create':
       return { ...common, summary: `Create a ${context.record}`, requestBody: body(context.input), responses: responses({ [status('create')]: { description: 'The created record', content: record }, ...writeErrors }) };
     case 'exportCsv':
-      return { ...common, summary: `Export ${context.record} records as CSV`, parameters: searchParameters(context.termKey), responses: responses({ [status('export_csv')]: { description: 'A CSV download', content: { 'text/csv': { schema: { type: 'string' } } } }, ...invalid }) };
+      return { ...common, summary: `Export ${context.record} records as CSV`, parameters: searchParameters(context.termKey, context.relations), responses: responses({ [status('export_csv')]: { description: 'A CSV download', content: { 'text/csv': { schema: { type: 'string' } } } }, ...invalid }) };
     case 'read':
-      return { ...common, summary: `Read a ${context.record}`, parameters: [id], responses: responses({ [status('read')]: { description: 'The record', content: record }, ...notFound }) };
+      return { ...common, summary: `Read a ${context.record}`, parameters: [id, ...includeParameter(context.includable)], responses: responses({ [status('read')]: { description: 'The record', content: record }, ...notFound }) };
     case 'update':
       return { ...common, summary: `Update a ${context.record} (partial)`, parameters: [id], requestBody: body(`${context.input}Patch`), responses: responses({ [status('update')]: { description: 'The updated record', content: record }, ...writeErrors, ...notFound }) };
     case 'delete':

@@ -2,9 +2,12 @@
 import type { Model, ModelStatic } from 'sequelize';
 import { findColumn } from '../core/columns.js';
 import { resolvePolicy } from '../core/field-policy.js';
+import { resolveRelations } from '../core/relation-policy.js';
+import type { RelationModel } from '../core/relation-paths.js';
 import { checkResource, type ModelShape } from '../core/resource-check.js';
 import { isStandardSchema } from '../core/standard-schema.js';
 import type { CrudMethod, CrudPlugin, FastCrudConfig, FieldPolicy } from '../types.js';
+import type { RelationDeclarations } from '../core/relation-policy.js';
 import type { Resource, ResourceHooks, ResourceValidation } from './resource.js';
 
 /**
@@ -64,6 +67,7 @@ export function unsafeBindResource<M extends Model>(
     filterable: spec.policy.filterable,
     termFields: spec.search?.termFields,
     csvColumns: spec.csv?.columns as Readonly<Record<string, string>> | undefined,
+    relations: spec.relations as RelationDeclarations | undefined,
   };
   const problems = [
     ...checkResource(model as unknown as ModelShape, declared, config, methods),
@@ -74,7 +78,10 @@ export function unsafeBindResource<M extends Model>(
     }),
   ];
   if (problems.length > 0) throw new TypeError(`${label}: ${problems.join('; ')}`);
-  const policy = resolvePolicy(model, { ...declared, fillable: declared.fillable === 'all' ? undefined : declared.fillable }, config);
+  const policy = {
+    ...resolvePolicy(model, { ...declared, fillable: declared.fillable === 'all' ? undefined : declared.fillable }, config),
+    relations: resolveRelations(model as unknown as RelationModel, declared.relations),
+  };
   return Object.freeze({
     name: resource.name,
     model,
@@ -109,6 +116,6 @@ function validationProblems(validate: ResourceValidation | undefined): string[] 
  * @example declarationKey(resourceOfInstance(controller)) === bound.declarationKey
  */
 export function declarationKey<M extends Model>(resource: Resource<M>): string {
-  const { policy, search, csv } = resource.spec;
-  return JSON.stringify([policy, search ?? {}, csv ?? {}]);
+  const { policy, search, csv, relations } = resource.spec;
+  return JSON.stringify([policy, search ?? {}, csv ?? {}, relations ?? {}]);
 }

@@ -47,6 +47,7 @@ export function resourceOfInstance(controller: BaseController): Resource {
     search: { termFields: declared.termFields, termKey: declared.termKey },
     csv: { columns: declared.csvColumns, fileName: declared.csvFileName },
     validate: { create: declared.createValidateRules, update: declared.updateValidateRules },
+    ...(declared.relations !== undefined && { relations: declared.relations }),
   };
   const prototype = Object.getPrototypeOf(controller) as Record<string, unknown>;
   const actions = CRUD_METHODS.filter((method) => typeof prototype[method] === 'function');

@@ -20,6 +20,40 @@ export type AttributeName<M extends Model> = Extract<keyof Attributes<M>, string
 export type AssociationName<M extends Model> = Exclude<{ [K in keyof M]-?: NonNullable<M[K]> extends Model ? K : never }[keyof M] & string, '_model'>;
 
 /**
+ * The associations declared on a model class, single-valued (`NonAttribute<Category>`) or many
+ * (`NonAttribute<Tag[]>`), by name, with the model each reaches.
+ * @example type T = AssociatedModels<Product>['tags']; // Tag
+ */
+export type AssociatedModels<M extends Model> = {
+  [K in Exclude<keyof M & string, '_model'> as NonNullable<M[K]> extends Model | readonly Model[] ? K : never]: NonNullable<M[K]> extends readonly (infer T extends Model)[]
+    ? T
+    : NonNullable<M[K]>;
+};
+
+/**
+ * What a resource opens of one association: the attributes kept from clients (`hidden`), those
+ * filters and sorts may name (default: every one not hidden), and whether `include` may load it.
+ * @example { hidden: ['secret'], filterable: ['name'], include: true }
+ */
+export interface RelationSpec<T extends Model> {
+  readonly hidden?: readonly AttributeName<T>[];
+  readonly filterable?: readonly AttributeName<T>[];
+  readonly sortable?: readonly AttributeName<T>[];
+  readonly include?: boolean;
+}
+
+/**
+ * The association paths a resource opens, typed by the associated model where the model class
+ * declares it; deeper paths (`order.customer`) and `define` models take strings, checked when `crud` is called.
+ * @example const relations: RelationSpecs<Product> = { category: { include: true }, 'order.customer': { filterable: ['email'] } };
+ */
+export type RelationSpecs<M extends Model> = string extends AttributeName<M>
+  ? Readonly<Record<string, RelationSpec<Model>>>
+  : { readonly [K in keyof AssociatedModels<M>]?: AssociatedModels<M>[K] extends infer T extends Model ? RelationSpec<T> : never } & {
+      readonly [path: `${string}.${string}`]: RelationSpec<Model>;
+    };
+
+/**
  * A CSV column: an attribute, or `association.attribute` one level into a declared association
  * (deeper paths are checked when `crud` is called).
  * @example const path: CsvPath<Product> = 'category.name';
@@ -153,6 +187,11 @@ export interface ResourceSpec<M extends Model> {
   readonly hooks?: ResourceHooks<M>;
   /** Plugins that act on every action of this resource, after its hooks. */
   readonly plugins?: readonly CrudPlugin[];
+  /**
+   * Association paths clients may filter (`filter[category.name]`), sort (`sort=category.name`,
+   * belongs-to and has-one only) and include (`include=category`) through; a path not listed is closed.
+   */
+  readonly relations?: RelationSpecs<M>;
   /** The actions to offer (default: all nine); `crud`'s `only`/`except` narrow them further. */
   readonly actions?: readonly CrudMethod[];
 }

@@ -28,7 +28,7 @@ for (const db of databases) for (const form of FORMS) {
       const product = await catalog.Product.create({ sku: 'F-1', name: 'Fuzz', price: 1, tags: ['a'] });
       id = product.get('id') as string;
       const router = new Router();
-      form.register(router, 'products', catalog.Product, { policy: { fillable: 'all', hidden: ['secret'] }, search: { termFields: ['name'] } });
+      form.register(router, 'products', catalog.Product, { policy: { fillable: 'all', hidden: ['secret'] }, search: { termFields: ['name'] }, relations: { category: { include: true } } });
       server = await serve(new Koa().use(router.routes()), errors);
     });
     after(() => server?.close());

@@ -22,6 +22,7 @@ import {
   type ResourceSpec,
   type RouteDef,
 } from '../../lib/index.js';
+import type { RelationDeclarations } from '../../lib/core/relation-policy.js';
 
 /** One way of registering a resource; suites name it in their titles and give it its own tables. */
 export interface Form {
@@ -65,6 +66,7 @@ export function controllerOf<M extends Model>(model: ModelStatic<M>, spec: Resou
     override filterable = spec.policy.filterable;
     override termFields: readonly string[] = spec.search?.termFields ?? [];
     override termKey = spec.search?.termKey ?? 'term';
+    override relations = spec.relations as RelationDeclarations | undefined;
     csvColumns = spec.csv?.columns as Readonly<Record<string, string>> | undefined;
     csvFileName = spec.csv?.fileName;
     override createValidateRules = spec.validate?.create;
