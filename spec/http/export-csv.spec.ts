@@ -145,6 +145,8 @@ for (const db of databases) for (const form of FORMS) {
       form.register(router, 'products', Product, productSpec(), { only: ['search', 'exportCsv'] });
       form.register(router, 'random', random.Product, productSpec(), { only: ['search', 'exportCsv'], config: { export_csv: { batch_size: 3 } } });
       form.register(router, 'plain', Product, { policy: { fillable: 'all', hidden: ['secret'] } }, { only: ['exportCsv'] });
+      const redact = { name: 'redact', rows: (rows: Record<string, unknown>[]) => rows.map((row) => ({ ...row, note: row['note'] === null ? null : '[redacted]' })) };
+      form.register(router, 'redacted', Product, productSpec(), { only: ['search', 'exportCsv'], plugins: [redact] });
       server = await serve(new Koa().use(router.routes()), errors);
     });
     after(() => server?.close());
@@ -213,6 +215,13 @@ for (const db of databases) for (const form of FORMS) {
       const cells = await exported('/plain/export-csv?sort=id');
       assert.ok(!('secret' in cells['Atlas']!));
       assert.deepEqual([cells['Atlas']!['price'], cells['Atlas']!['cost'], cells['Atlas']!['releasedAt']], ['100.50', db.dialect === 'postgres' ? '-5.00' : '-5', '2024-01-01T00:00:00.000Z']);
+    });
+
+    it('writes the rows a plugin\'s rows stage returns, as search shows them', async () => {
+      const cells = await exported('/redacted/export-csv?sort=id');
+      const json = (await server.get('/redacted?sort=id')).body.data as Record<string, unknown>[];
+      assert.deepEqual(json.map((row) => row['note']), ['[redacted]', '[redacted]', '[redacted]']);
+      assert.deepEqual(Object.values(cells).map((row) => row['note']), ['[redacted]', '[redacted]', '[redacted]']);
     });
 
     it('agrees with search\'s JSON cell by cell: each cell is csvCell of the JSON value (random rows)', async () => {
