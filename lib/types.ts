@@ -305,7 +305,7 @@ export interface CrudPlugin {
   query?(query: FindOptions, context: PluginContext): FindOptions | Promise<FindOptions>;
   /** The data create and update write, after the body was checked and the hooks ran. */
   data?(data: Record<string, unknown>, context: PluginContext): Record<string, unknown> | Promise<Record<string, unknown>>;
-  /** The serialized records a reply carries: search's page, and the one record of read and the writes. */
+  /** The serialized records a reply carries: search's page, each batch of exportCsv (before its cells are written), and the one record of read and the writes. */
   rows?(rows: Record<string, unknown>[], context: PluginContext): Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
 }
 

@@ -8,36 +8,47 @@ import type { FindOptions, Model, ModelStatic } from 'sequelize';
 import { includesFor } from '../compile/include.js';
 import { compileSearch } from '../compile/search.js';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
-import { csvCell, valueAt } from '../core/csv-cells.js';
+import { csvColumns, csvRow } from '../core/csv-cells.js';
 import { batchReader } from '../execute/batches.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
+import { serializerFor } from './records.js';
 import { planSearchRequest, relationSettings } from './search.js';
-import { queryStage } from './stages.js';
+import { queryStage, rowsStage } from './stages.js';
+
+/** Headers that keep an export of private data out of every cache and stop a browser sniffing its type. */
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache', 'X-Content-Type-Options': 'nosniff' } as const;
 
 /**
  * Serves `GET <uri>/export-csv`: the search's filters, term and sort, every matching row, as an
- * RFC 4180 CSV download. Rows are read `export_csv.batch_size` at a time and written as the client
- * takes them, so memory does not grow with the table. Hooks: `modifyFilters`, `modifyExportCsvQuery`.
+ * RFC 4180 CSV download, never cached. Rows are read `export_csv.batch_size` at a time as model
+ * instances, serialized as search serializes them (`search.method`, minus hidden fields, then the
+ * plugins' `rows` stage), and written as the client takes them, so memory does not grow with the
+ * table. Hooks: `modifyFilters`, `modifyExportCsvQuery`.
  * @example const reply = await exportCsvAction(resourceScope(bound, ctx));
  */
 export async function exportCsvAction(scope: ActionScope): Promise<Reply | undefined> {
   const planned = await planSearchRequest(scope, false);
   if (E.isLeft(planned)) return planned.left;
   const { model, config, resource, ctx } = scope;
-  const columns = csvColumnsOf(resource.csvColumns, model, resource.policy.visible);
+  const headers = csvColumnsOf(resource.csvColumns, model, resource.policy.visible);
+  const columns = csvColumns(model, headers);
+  const include = includesFor(model, Object.keys(headers), config.soft_delete.deleted_at_field);
   const plan = { ...planned.right, include: undefined };
-  const compiled = { ...compileSearch(model, plan, resource.deletedAt, relationSettings(scope)), include: includesFor(model, Object.keys(columns), config.soft_delete.deleted_at_field) };
+  const compiled = { ...compileSearch(model, plan, resource.deletedAt, relationSettings(scope)), include };
   const query = await queryStage(scope, 'exportCsv', 'modifyExportCsvQuery', compiled);
   const batches = batchReader(model, query, config.export_csv.batch_size);
   const first = await batches.next();
-  const csv = stringify({ header: true, columns: Object.entries(columns).map(([key, header]) => ({ key, header })) });
+  const csv = stringify({ header: true, columns: columns.map((column) => column.header) });
   ctx.status = config.export_csv.http_status;
   ctx.type = 'text/csv; charset=utf-8';
   ctx.attachment(`${resource.csvFileName ?? tableName(model)}.csv`);
+  ctx.set(NO_STORE);
   ctx.body = csv;
-  void pump(csv, first, batches, Object.keys(columns)).catch((error: unknown) => {
+  const serialize = serializerFor(scope, config.search.method);
+  const lines = async (records: Model[]) => (await rowsStage(scope, 'exportCsv', records.map(serialize))).map((row) => csvRow(columns, row));
+  void pump(csv, first, batches, lines).catch((error: unknown) => {
     csv.destroy();
     ctx.app.emit('error', error, ctx);
   });
@@ -76,13 +87,13 @@ function csvColumnsOf(declared: Readonly<Record<string, string>> | undefined, mo
   return Object.fromEntries(Object.entries(declared).filter(([path]) => !Object.hasOwn(attributes, path) || visible.has(path)));
 }
 
-type Batch = IteratorResult<Record<string, unknown>[], undefined>;
+type Batch = IteratorResult<Model[], undefined>;
 
-async function pump(csv: Stringifier, first: Batch, batches: AsyncGenerator<Record<string, unknown>[], undefined>, keys: readonly string[]): Promise<void> {
+async function pump(csv: Stringifier, first: Batch, batches: AsyncGenerator<Model[], undefined>, lines: (records: Model[]) => Promise<string[][]>): Promise<void> {
   for (let batch = first; !batch.done; batch = await batches.next()) {
-    for (const row of batch.value) {
+    for (const line of await lines(batch.value)) {
       if (csv.destroyed) return;
-      if (!csv.write(Object.fromEntries(keys.map((key) => [key, csvCell(valueAt(row, key))])))) await drained(csv);
+      if (!csv.write(line)) await drained(csv);
     }
   }
   csv.end();

@@ -2,27 +2,31 @@
 import type { Includeable, Model, ModelStatic } from 'sequelize';
 import { findColumn } from '../core/columns.js';
 import { includeTree } from '../core/csv-cells.js';
-import { softDeleteColumn } from './relations.js';
 
 /**
  * The includes that load the associations a set of dot paths reaches, each with only the
- * attributes the paths name, as left joins (a row without the association keeps empty cells). A
- * soft-deleted associated row (`deletedAtField` set, or of a paranoid model) is left out, as if absent.
- * @example includesFor(Product, ['name', 'category.name']) // [{ association: 'category', attributes: ['name'], required: false, include: [] }]
+ * attributes the paths name, as left joins (a row without the association keeps empty cells).
+ * An associated row that is soft-deleted is not joined either: a paranoid model's by Sequelize
+ * itself, and a model with the configured deleted-at column (`deletedAtField`, as
+ * `soft_delete.deleted_at_field` names it) by a `deleted-at is null` condition in the join.
+ * @example includesFor(Product, ['name', 'category.name'], 'deleted_at')
+ *   // [{ association: 'category', attributes: ['name'], required: false, include: [], where: { deletedAt: null } }]
  */
-export function includesFor(model: ModelStatic<Model>, paths: readonly string[], deletedAtField = 'deleted_at'): Includeable[] {
+export function includesFor(model: ModelStatic<Model>, paths: readonly string[], deletedAtField?: string): Includeable[] {
   const build = (source: ModelStatic<Model>, tree: Record<string, unknown>): Includeable[] =>
     Object.entries(tree).flatMap(([name, children]) => {
       const association = source.associations[name];
       if (association === undefined) return [];
+      const target = association.target;
       const nested = children as Record<string, Record<string, unknown>>;
       const attributes = Object.keys(nested).filter((key) => Object.keys(nested[key]!).length === 0);
-      const target = association.target;
-      const paranoid = (target.options as { paranoid?: boolean }).paranoid === true;
-      const deleted = paranoid ? undefined : softDeleteColumn(target, deletedAtField);
-      const deletedAttribute = deleted === undefined ? undefined : findColumn(target, deleted)?.attribute;
-      const where = deletedAttribute === undefined ? {} : { where: { [deletedAttribute]: null } };
-      return [{ association: name, attributes, required: false, ...where, include: build(target, nested) }];
+      const include = { association: name, attributes, required: false, include: build(target, nested) };
+      const deletedAt = deletedAtField === undefined || isParanoid(target) ? undefined : findColumn(target, deletedAtField)?.attribute;
+      return [deletedAt === undefined ? include : { ...include, where: { [deletedAt]: null } }];
     });
   return build(model, includeTree(paths));
+}
+
+function isParanoid(model: ModelStatic<Model>): boolean {
+  return (model as unknown as { options: { paranoid?: boolean } }).options.paranoid === true;
 }

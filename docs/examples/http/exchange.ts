@@ -28,7 +28,7 @@ export interface Step {
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const TIMESTAMP = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g;
-const SHOWN_HEADERS = ['content-type', 'content-disposition', 'location', 'allow'];
+const SHOWN_HEADERS = ['content-type', 'content-disposition', 'cache-control', 'location', 'allow'];
 
 /**
  * Runs a scenario against a fresh demo and renders its shown exchanges as Markdown. Seeded rows
