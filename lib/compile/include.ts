@@ -12,7 +12,7 @@ import { includeTree } from '../core/csv-cells.js';
  * @example includesFor(Product, ['name', 'category.name'], 'deleted_at')
  *   // [{ association: 'category', attributes: ['name'], required: false, include: [], where: { deletedAt: null } }]
  */
-export function includesFor(model: ModelStatic<Model>, paths: readonly string[], deletedAtField?: string): Includeable[] {
+export function includesFor(model: ModelStatic<Model>, paths: readonly string[], deletedAtField = 'deleted_at'): Includeable[] {
   const build = (source: ModelStatic<Model>, tree: Record<string, unknown>): Includeable[] =>
     Object.entries(tree).flatMap(([name, children]) => {
       const association = source.associations[name];
@@ -21,7 +21,7 @@ export function includesFor(model: ModelStatic<Model>, paths: readonly string[],
       const nested = children as Record<string, Record<string, unknown>>;
       const attributes = Object.keys(nested).filter((key) => Object.keys(nested[key]!).length === 0);
       const include = { association: name, attributes, required: false, include: build(target, nested) };
-      const deletedAt = deletedAtField === undefined || isParanoid(target) ? undefined : findColumn(target, deletedAtField)?.attribute;
+      const deletedAt = isParanoid(target) ? undefined : findColumn(target, deletedAtField)?.attribute;
       return [deletedAt === undefined ? include : { ...include, where: { [deletedAt]: null } }];
     });
   return build(model, includeTree(paths));

@@ -23,9 +23,10 @@ describe('includesFor', () => {
     ]);
   });
 
-  it('returns no condition of its own for a paranoid model (Sequelize adds it), nor without a deleted-at field', () => {
+  it('returns no condition of its own for a paranoid model (Sequelize adds it), nor for a model without the deleted-at field', () => {
     assert.deepEqual(includesFor(Product, ['note.title'], 'deleted_at'), [{ association: 'note', attributes: ['title'], required: false, include: [] }]);
-    assert.deepEqual(includesFor(Product, ['category.name']), [{ association: 'category', attributes: ['name'], required: false, include: [] }]);
+    // The deleted-at field defaults to the configuration's default, deleted_at.
+    assert.deepEqual(includesFor(Product, ['category.name']), [{ association: 'category', attributes: ['name'], required: false, include: [], where: { deletedAt: null } }]);
     assert.deepEqual(includesFor(Product, ['category.name'], 'archived_at'), [{ association: 'category', attributes: ['name'], required: false, include: [] }]);
   });
 
