@@ -2,9 +2,9 @@
 export type * from './types.js';
 export { ROUTE_TABLE, CRUD_METHODS } from './core/route-table.js';
 export { planRoutes, abilityOf, type ControllerShape } from './core/plan-routes.js';
-export { parseSort, processSort } from './core/sort-parser.js';
+export { parseSort, parseSortItems, processSort } from './core/sort-parser.js';
 export { buildOptionsQuery, undeclaredValueColumn, formatOptions, type OptionItem } from './core/options-query.js';
-export { isPlainIdentifier, findColumn, type ResolvedColumn } from './core/columns.js';
+export { isPlainIdentifier, findColumn, resolveColumn, type ResolvedColumn } from './core/columns.js';
 export { DEFAULT_CONFIG, resolveConfig, unsafeResolveConfig, formatConfigError } from './core/config.js';
 export { HttpStatus, isHttpStatus } from './core/http-status.js';
 export { compilePath, isUuid, type CompiledPath } from './core/route-path.js';

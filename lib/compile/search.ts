@@ -1,5 +1,6 @@
 /** Compiles a checked SearchPlan into Sequelize find options, per dialect: where, order, page. */
 import { Op, Sequelize, type FindOptions, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
+import { isDateSpan } from '../core/date-bounds.js';
 import type { Condition, SearchPlan } from '../types.js';
 
 /**
@@ -36,6 +37,7 @@ const COMPARISONS = { eq: Op.eq, neq: Op.ne, gt: Op.gt, gte: Op.gte, lt: Op.lt, 
 
 function compileCondition(model: ModelStatic<Model>, { attribute, column, op, values }: Condition): WhereOptions {
   const [first, second] = values;
+  if (values.some(isDateSpan)) return compileSpans(attribute, op, values);
   switch (op) {
     case 'eq':
     case 'neq':
@@ -60,6 +62,18 @@ function compileCondition(model: ModelStatic<Model>, { attribute, column, op, va
     case 'json':
       return jsonContains(model, column, first);
   }
+}
+
+/**
+ * `eq`, `neq`, `in` and `nin` on date values some of which cover a whole day, month or year:
+ * inside (BETWEEN, both ends included) or outside (NOT BETWEEN, which NULL never is) of each.
+ */
+function compileSpans(attribute: string, op: Condition['op'], values: readonly unknown[]): WhereOptions {
+  const inside = (value: unknown): WhereOptions =>
+    isDateSpan(value) ? { [attribute]: { [Op.between]: [value.from, value.to] } } : { [attribute]: { [Op.eq]: value } };
+  const outside = (value: unknown): WhereOptions =>
+    isDateSpan(value) ? { [attribute]: { [Op.notBetween]: [value.from, value.to] } } : { [attribute]: { [Op.ne]: value } };
+  return op === 'neq' || op === 'nin' ? { [Op.and]: values.map(outside) } : { [Op.or]: values.map(inside) };
 }
 
 /**

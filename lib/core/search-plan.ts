@@ -1,11 +1,12 @@
 /** planSearch: a search (or exportCsv) request checked against the model and policy, as a plan. */
+import { snakeCase } from 'change-case';
 import * as E from 'fp-ts/lib/Either.js';
 import type { AttributeSource, ErrorCode, FailItem, FastCrudConfig, Order, SearchPlan } from '../types.js';
 import { findColumn } from './columns.js';
 import { allowedColumn } from './field-policy.js';
 import { parseFilters, type FilterSettings } from './filter-parser.js';
 import { singleParam } from './query-params.js';
-import { parseSort } from './sort-parser.js';
+import { parseSortItems } from './sort-parser.js';
 
 /** The query parameters of a search, as qs parses them. */
 export interface SearchRequest {
@@ -51,7 +52,13 @@ function planOrder(model: AttributeSource, sort: unknown, settings: SearchSettin
   if (sort !== undefined && typeof sort !== 'string' && !(Array.isArray(sort) && sort.every((s) => typeof s === 'string'))) {
     return E.left([{ field: 'sort', error: 'invalidValue', message: 'sort must be a comma-separated list of columns' }]);
   }
-  const resolved = parseSort(singleParam(sort) ?? '').map(([name, direction]) => ({ name, direction, found: allowedColumn(model, settings.policy.sortable, name) }));
+  // The same resolver as filters; the spec's snake_case reading of an item is the fallback, and
+  // messages quote the item as the client wrote it.
+  const resolved = parseSortItems(singleParam(sort) ?? '').map(([name, direction]) => ({
+    name,
+    direction,
+    found: allowedColumn(model, settings.policy.sortable, name) ?? allowedColumn(model, settings.policy.sortable, snakeCase(name)),
+  }));
   const missing = resolved.filter((r) => r.found === undefined);
   if (missing.length > 0) {
     return E.left(missing.map(({ name }) => ({ field: name, error: 'columnNotFound', message: `The sort column ${JSON.stringify(name)} was not found` })));
