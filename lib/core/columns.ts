@@ -34,7 +34,7 @@ export function findColumn(model: AttributeSource, name: string): ResolvedColumn
 }
 
 /**
- * The one resolver of a client's column name (sort, filter, term fields, policy lists): by attribute
+ * The one resolver of a client's column name (sort, filter, term search): by attribute
  * name, then column name, then camelCase/snake_case equivalence with either (`categoryId` finds the
  * attribute `category_id`, `created_at` finds `createdAt`). An equivalence that fits two attributes
  * resolves to neither.

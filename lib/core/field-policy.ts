@@ -30,7 +30,7 @@ export function resolvePolicy(
   const attributes = model.getAttributes();
   const all = Object.keys(attributes);
   const named = (names: readonly string[] | undefined) =>
-    names === undefined ? undefined : names.flatMap((name) => resolveColumn(model, name)?.attribute ?? []);
+    names === undefined ? undefined : names.flatMap((name) => findColumn(model, name)?.attribute ?? []);
   const hidden = new Set(named(declared.hidden) ?? []);
   const softDelete = [config.soft_delete.deleted_at_field, config.soft_delete.deleted_by_field].flatMap(
     (name) => findColumn(model, name)?.attribute ?? [],

@@ -1,6 +1,6 @@
 /** checkResource: what registration refuses — unknown names, a find field a uuid route cannot reach — as sentences. */
 import type { AttributeSource, CrudMethod, FastCrudConfig } from '../types.js';
-import { findColumn, resolveColumn } from './columns.js';
+import { findColumn } from './columns.js';
 import { RECORD_ACTIONS, findFieldOf, holdsUuids, type RecordAction } from './find-field.js';
 import { nearest } from './nearest.js';
 
@@ -39,7 +39,7 @@ export function checkResource(model: ModelShape, declared: Declarations, config:
 }
 
 function unknownName(model: ModelShape, key: string, name: string): string[] {
-  if (resolveColumn(model, name) !== undefined) return [];
+  if (findColumn(model, name) !== undefined) return [];
   return [`${key} names '${name}', which is not an attribute or column of ${model.name}${didYouMean(name, knownNames(model))}`];
 }
 
