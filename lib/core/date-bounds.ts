@@ -21,11 +21,13 @@ const DAY_MS = 86_400_000;
 export function parseDateSpan(text: string, kind: DateKind, zone: string): E.Either<string, DateSpan> {
   const calendar = CALENDAR.exec(text);
   if (calendar) {
-    const [year, month, day] = [Number(calendar[1]), calendar[2] && Number(calendar[2]), calendar[3] && Number(calendar[3])];
-    const wrong = calendarError(year, month || 1, day || 1);
+    const year = Number(calendar[1]);
+    const month = calendar[2] === undefined ? undefined : Number(calendar[2]);
+    const day = calendar[3] === undefined ? undefined : Number(calendar[3]);
+    const wrong = calendarError(year, month ?? 1, day ?? 1);
     if (wrong !== undefined) return E.left(wrong);
-    const first = dayNumber(year, month || 1, day || 1);
-    const last = day ? first : month ? dayNumber(year, month, daysIn(year, month)) : dayNumber(year, 12, 31);
+    const first = dayNumber(year, month ?? 1, day ?? 1);
+    const last = day !== undefined ? first : month !== undefined ? dayNumber(year, month, daysIn(year, month)) : dayNumber(year, 12, 31);
     if (kind === 'dateonly') return E.right({ from: dayText(first), to: dayText(last) });
     return E.right({ from: new Date(wallToUtc(first * DAY_MS, zone)), to: new Date(wallToUtc((last + 1) * DAY_MS, zone) - 1) });
   }
