@@ -26,6 +26,7 @@ export { compileSearch } from './compile/search.js';
 export { readJsonBody } from './koa/body.js';
 export { resolvePolicy, allowedColumn, type PolicyDeclaration } from './core/field-policy.js';
 export { parseFilters, OPERATORS, type FilterSettings, type ParsedFilters } from './core/filter-parser.js';
+export { parseDateSpan, dateBoundValues, isDateSpan, zoneOffset, type DateKind } from './core/date-bounds.js';
 export { planSearch, type SearchRequest, type SearchSettings } from './core/search-plan.js';
 export { kindOf, coerceQueryValue, checkBodyValue, type ValueKind } from './core/attribute-kinds.js';
 export { lookupFor, fillableData, visibleFields, type Lookup, type Scope } from './core/record-plan.js';
