@@ -2,9 +2,9 @@
 export type * from './types.js';
 export { ROUTE_TABLE, CRUD_METHODS } from './core/route-table.js';
 export { planRoutes, abilityOf, type ControllerShape } from './core/plan-routes.js';
-export { parseSort, processSort } from './core/sort-parser.js';
+export { parseSort, parseSortItems, processSort } from './core/sort-parser.js';
 export { buildOptionsQuery, undeclaredValueColumn, formatOptions, type OptionItem } from './core/options-query.js';
-export { isPlainIdentifier, findColumn, type ResolvedColumn } from './core/columns.js';
+export { isPlainIdentifier, findColumn, resolveColumn, type ResolvedColumn } from './core/columns.js';
 export { DEFAULT_CONFIG, resolveConfig, unsafeResolveConfig, formatConfigError } from './core/config.js';
 export { HttpStatus, isHttpStatus } from './core/http-status.js';
 export { compilePath, isUuid, type CompiledPath } from './core/route-path.js';
@@ -28,6 +28,7 @@ export { QS_OPTIONS, parseBrackets } from './core/qs-limits.js';
 export { isStandardSchema, issueField, issueFailItems, isIssueList, type StandardSchemaV1 } from './core/standard-schema.js';
 export { resolvePolicy, allowedColumn, type PolicyDeclaration } from './core/field-policy.js';
 export { parseFilters, OPERATORS, type FilterSettings, type ParsedFilters } from './core/filter-parser.js';
+export { parseDateSpan, dateBoundValues, isDateSpan, zoneOffset, type DateKind } from './core/date-bounds.js';
 export { planSearch, type SearchRequest, type SearchSettings } from './core/search-plan.js';
 export { kindOf, coerceQueryValue, checkBodyValue, checkFormValue, type ValueKind } from './core/attribute-kinds.js';
 export { lookupFor, fillableData, payloadOf, fillableFields, visibleFields, type Lookup, type Scope } from './core/record-plan.js';
@@ -45,7 +46,7 @@ export { openApiDocument, type OpenApiOptions, type OpenApiResource } from './op
 export { attributeSchema, objectSchema, requiredOnCreate, type JsonSchema } from './openapi/attribute-schema.js';
 export { operationFor, type OperationContext } from './openapi/operations.js';
 export { openApiResource } from './koa/openapi-resource.js';
-export { resolveRelationPath, relationSort, parseSortPaths, isRelationPath, MAX_RELATION_DEPTH, type RelationPath, type RelationModel, type AssociationShape, type AssociationType, type RelationUse } from './core/relation-paths.js';
+export { resolveRelationPath, relationSort, isRelationPath, MAX_RELATION_DEPTH, type RelationPath, type RelationModel, type AssociationShape, type AssociationType, type RelationUse } from './core/relation-paths.js';
 export { resolveRelations, checkRelations, parseInclude, visibleRecord, targetOf, type RelationDeclaration, type RelationDeclarations } from './core/relation-policy.js';
 export type { RelationSpec, RelationSpecs, AssociatedModels } from './resource/resource.js';
 export type { RelationSettings } from './compile/search.js';

@@ -245,6 +245,17 @@ export interface Condition {
 }
 
 /**
+ * What a date filter value covers, both ends included: instants (`Date`) on a DATE column, days
+ * (`YYYY-MM-DD`) on a DATEONLY one. A condition's `eq`, `neq`, `in` and `nin` hold spans for
+ * date-only, month and year values, which compile to ranges.
+ * @example { from: new Date('2024-12-31T00:00:00.000Z'), to: new Date('2024-12-31T23:59:59.999Z') }
+ */
+export interface DateSpan {
+  readonly from: Date | string;
+  readonly to: Date | string;
+}
+
+/**
  * Case-insensitive "contains" over several columns, any of which may match. A column that does not
  * hold text (a number, a uuid) is searched as its text.
  * @example { columns: [{ column: 'name', isText: true }, { column: 'stock', isText: false }], text: '12' }

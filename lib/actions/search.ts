@@ -37,10 +37,17 @@ export async function planSearchRequest(scope: ActionScope, paginate: boolean): 
     termKey: resource.termKey,
     termFields: resource.termFields,
     findField: scope.config.global.find_field,
+    // Date-only filter values are days of the time zone Sequelize writes dates in.
+    timezone: timezoneOf(scope.model.sequelize),
     config: scope.config,
     paginate,
   });
   return E.mapLeft((failures: FailItem[]) => scope.answers.answerFail(failures))(planned);
+}
+
+/** The `timezone` option of a Sequelize instance (its typings leave `options` out); UTC's `'+00:00'` is the default. */
+function timezoneOf(sequelize: unknown): string | undefined {
+  return (sequelize as { options?: { timezone?: string } } | undefined)?.options?.timezone;
 }
 
 /**

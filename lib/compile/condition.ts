@@ -1,5 +1,6 @@
 /** Compiles one checked condition on a model's own attribute into a Sequelize where clause, per dialect. */
 import { Op, Sequelize, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
+import { isDateSpan } from '../core/date-bounds.js';
 import type { Condition } from '../types.js';
 
 /** The operators that compare the column with one value. */
@@ -12,6 +13,7 @@ const COMPARISONS = { eq: Op.eq, neq: Op.ne, gt: Op.gt, gte: Op.gte, lt: Op.lt, 
  */
 export function compileCondition(model: ModelStatic<Model>, { attribute, column, op, values }: Condition, alias = model.name): WhereOptions {
   const [first, second] = values;
+  if (values.some(isDateSpan)) return compileSpans(attribute, op, values);
   switch (op) {
     case 'eq':
     case 'neq':
@@ -36,6 +38,18 @@ export function compileCondition(model: ModelStatic<Model>, { attribute, column,
     case 'json':
       return jsonContains(model, column, first, alias);
   }
+}
+
+/**
+ * `eq`, `neq`, `in` and `nin` on date values some of which cover a whole day, month or year:
+ * inside (BETWEEN, both ends included) or outside (NOT BETWEEN, which NULL never is) of each.
+ */
+function compileSpans(attribute: string, op: Condition['op'], values: readonly unknown[]): WhereOptions {
+  const inside = (value: unknown): WhereOptions =>
+    isDateSpan(value) ? { [attribute]: { [Op.between]: [value.from, value.to] } } : { [attribute]: { [Op.eq]: value } };
+  const outside = (value: unknown): WhereOptions =>
+    isDateSpan(value) ? { [attribute]: { [Op.notBetween]: [value.from, value.to] } } : { [attribute]: { [Op.ne]: value } };
+  return op === 'neq' || op === 'nin' ? { [Op.and]: values.map(outside) } : { [Op.or]: values.map(inside) };
 }
 
 /**

@@ -1,4 +1,5 @@
 /** Column names a client may name: plain identifiers, resolved against a model's attributes. */
+import { snakeCase } from 'change-case';
 import type { AttributeSource } from '../types.js';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -30,4 +31,22 @@ export function findColumn(model: AttributeSource, name: string): ResolvedColumn
   if (byName) return { attribute: name, column: byName.field ?? name };
   const entry = Object.entries(attributes).find(([, definition]) => definition.field === name);
   return entry && { attribute: entry[0], column: name };
+}
+
+/**
+ * The one resolver of a client's column name (sort, filter, term search): by attribute
+ * name, then column name, then camelCase/snake_case equivalence with either (`categoryId` finds the
+ * attribute `category_id`, `created_at` finds `createdAt`). An equivalence that fits two attributes
+ * resolves to neither.
+ * @example resolveColumn(Product, 'categoryId') // { attribute: 'category_id', column: 'category_id' }
+ */
+export function resolveColumn(model: AttributeSource, name: string): ResolvedColumn | undefined {
+  const exact = findColumn(model, name);
+  if (exact !== undefined || name === '') return exact;
+  const wanted = snakeCase(name);
+  const matches = Object.entries(model.getAttributes()).filter(
+    ([attribute, definition]) => snakeCase(attribute) === wanted || (definition.field !== undefined && snakeCase(definition.field) === wanted),
+  );
+  const [only] = matches;
+  return matches.length === 1 && only ? { attribute: only[0], column: only[1].field ?? only[0] } : undefined;
 }

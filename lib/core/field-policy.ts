@@ -1,8 +1,7 @@
 /** The field policy: which attributes a client may see, write, sort and filter, and the check of a client's column name. */
-import { snakeCase } from 'change-case';
 import type { AttributeSource, FastCrudConfig, FieldPolicy } from '../types.js';
 import { kindOf } from './attribute-kinds.js';
-import { findColumn, isPlainIdentifier, type ResolvedColumn } from './columns.js';
+import { findColumn, isPlainIdentifier, resolveColumn, type ResolvedColumn } from './columns.js';
 
 /** What a controller declares; every name may be an attribute or a column name. */
 export interface PolicyDeclaration {
@@ -52,19 +51,13 @@ export function resolvePolicy(
 }
 
 /**
- * Finds the attribute a client's name refers to when the policy allows it: by attribute name,
- * column name, or an attribute whose snake_case form it is (what `parseSort` makes of camelCase).
+ * Finds the attribute a client's name refers to when the policy allows it, through `resolveColumn`
+ * (attribute, column, or camelCase/snake_case equivalence): the same for sort, filter and term fields.
  * Undefined for anything else, so the caller answers `columnNotFound`.
- * @example allowedColumn(Product, policy.sortable, 'created_at') // { attribute: 'createdAt', column: 'created_at' }
+ * @example allowedColumn(Product, policy.filterable, 'categoryId') // { attribute: 'category_id', column: 'category_id' }
  */
 export function allowedColumn(model: AttributeSource, allowed: ReadonlySet<string>, name: string): ResolvedColumn | undefined {
   if (!isPlainIdentifier(name)) return undefined;
-  const found = findColumn(model, name) ?? bySnakeCase(model, name);
+  const found = resolveColumn(model, name);
   return found && allowed.has(found.attribute) ? found : undefined;
-}
-
-function bySnakeCase(model: AttributeSource, name: string): ResolvedColumn | undefined {
-  const attributes = model.getAttributes();
-  const attribute = Object.keys(attributes).find((candidate) => snakeCase(candidate) === name);
-  return attribute === undefined ? undefined : { attribute, column: attributes[attribute]!.field ?? attribute };
 }

@@ -1,7 +1,8 @@
 /** parseFilters: `filter[column][operator]=value` from a parsed query string, checked and typed. */
 import * as E from 'fp-ts/lib/Either.js';
-import type { AttributeSource, Condition, ErrorCode, FailItem, FieldPolicy, Operator, SearchPlan } from '../types.js';
+import type { AttributeSource, Condition, DateSpan, ErrorCode, FailItem, FieldPolicy, Operator, SearchPlan } from '../types.js';
 import { coerceQueryValue, isTextKind, kindOf } from './attribute-kinds.js';
+import { dateBoundValues, parseDateSpan } from './date-bounds.js';
 import { allowedColumn } from './field-policy.js';
 import { relationTarget } from './relation-paths.js';
 
@@ -20,6 +21,11 @@ export interface FilterSettings {
   readonly termFields: readonly string[];
   /** What `<association>.id` names on the associated model (`global.find_field`); default `id`. */
   readonly findField?: string | undefined;
+  /**
+   * The time zone date-only filter values are days of: the Sequelize instance's `timezone`
+   * (`'+02:00'`, `'Europe/Paris'`); UTC when absent.
+   */
+  readonly timezone?: string | undefined;
 }
 
 /** Conditions and term search parsed from a filter object, and every failure found on the way. */
@@ -29,8 +35,9 @@ export interface ParsedFilters extends Pick<SearchPlan, 'conditions' | 'term'> {
 
 /**
  * Parses `filter` as qs gives it: `{ name: { like: 'pho' }, price: { gte: '100' }, id: '3' }`.
- * A bare value means `eq`. Columns must be filterable by the policy; values are coerced to the
- * attribute's kind. Every problem is a failure naming the column as the client wrote it.
+ * A bare value means `eq`. Columns must be filterable by the policy; values are trimmed, an empty
+ * one adds no condition (`nn` aside), and the rest are coerced to the attribute's kind, dates to
+ * concrete bounds (`parseDateSpan`). Every problem is a failure naming the column as the client wrote it.
  * @example parseFilters(Product, { price: { gte: '100' } }, settings).conditions // [{ attribute: 'price', column: 'price', op: 'gte', values: [100] }]
  */
 export function parseFilters(model: AttributeSource, filter: unknown, settings: FilterSettings): ParsedFilters {
@@ -40,14 +47,14 @@ export function parseFilters(model: AttributeSource, filter: unknown, settings: 
   const term = parseTerm(model, termValue, settings);
   const parsed = Object.entries(columns).flatMap(([name, spec]) => parseColumn(model, name, spec, settings));
   return {
-    conditions: parsed.filter(E.isRight).map((r) => r.right),
+    conditions: parsed.filter(E.isRight).flatMap((r) => r.right ?? []),
     term: E.isRight(term) ? term.right : null,
     failures: [...(E.isLeft(term) ? [term.left] : []), ...parsed.filter(E.isLeft).map((l) => l.left)],
   };
 }
 
 function parseTerm(model: AttributeSource, value: unknown, settings: FilterSettings): E.Either<FailItem<ErrorCode>, ParsedFilters['term']> {
-  if (value === undefined || value === '') return E.right(null);
+  if (value === undefined || (typeof value === 'string' && value.trim() === '')) return E.right(null);
   if (typeof value !== 'string' || value.includes('\u0000')) return E.left(invalidValue(settings.termKey, 'must be a single string without NUL characters'));
   const attributes = model.getAttributes();
   const columns = settings.termFields.flatMap((name) => {
@@ -57,16 +64,19 @@ function parseTerm(model: AttributeSource, value: unknown, settings: FilterSetti
   if (columns.length === 0) {
     return E.left({ field: settings.termKey, error: 'columnNotFound', message: 'This resource has no term fields to search' });
   }
-  return E.right({ columns, text: value });
+  return E.right({ columns, text: value.trim() });
 }
 
-function parseColumn(model: AttributeSource, name: string, spec: unknown, settings: FilterSettings): E.Either<FailItem<ErrorCode>, Condition>[] {
+/** One condition, or null when every value is empty (an empty search-form field). */
+type Parsed = E.Either<FailItem<ErrorCode>, Condition | null>;
+
+function parseColumn(model: AttributeSource, name: string, spec: unknown, settings: FilterSettings): Parsed[] {
   const through = relationTarget(model, name, settings);
   if (through !== undefined && E.isLeft(through)) return [through];
   const found = through === undefined ? allowedColumn(model, settings.policy.filterable, name) : through.right.column;
   if (found === undefined) return [E.left({ field: name, error: 'columnNotFound', message: `The column ${JSON.stringify(name)} was not found` })];
   const entries = isRecord(spec) ? Object.entries(spec) : [['eq', spec] as const];
-  return entries.map(([op, raw]) => {
+  return entries.map(([op, raw]): Parsed => {
     if (!Object.hasOwn(OPERATORS, op)) {
       return E.left({ field: name, error: 'invalidOperator', message: `Unknown operator ${JSON.stringify(op)}; use one of ${Object.keys(OPERATORS).join(', ')}` });
     }
@@ -76,30 +86,49 @@ function parseColumn(model: AttributeSource, name: string, spec: unknown, settin
     if (!applies) {
       return E.left({ field: name, error: 'invalidOperator', message: `The operator ${op} does not apply to ${name}` });
     }
-    return E.map((values: readonly unknown[]): Condition => ({ ...found, op: op as Operator, values, ...(through && { relation: through.right.relation }) }))(
-      parseValues(op as Operator, raw, (text) => (op === 'like' ? E.right(text) : op === 'json' ? E.right(parseJson(text)) : coerceQueryValue(definition, text)), name),
-    );
+    const read = readTexts(op as Operator, raw, name);
+    if (E.isLeft(read) || read.right === null) return read as E.Either<FailItem<ErrorCode>, null>;
+    const { op: used, texts } = read.right;
+    const relation = through && { relation: through.right.relation };
+    if (kind === 'date' || kind === 'dateonly') {
+      const spans = collect(texts.map((text) => parseDateSpan(text, kind, settings.timezone ?? '+00:00')), name);
+      return E.map((all: readonly DateSpan[]): Condition => ({ ...found, op: used, values: dateBoundValues(used, all), ...relation }))(spans);
+    }
+    const coerce = (text: string) => (used === 'like' ? E.right(text) : used === 'json' ? E.right(parseJson(text)) : coerceQueryValue(definition, text));
+    return E.map((values: readonly unknown[]): Condition => ({ ...found, op: used, values, ...relation }))(collect(texts.map(coerce), name));
   });
 }
 
-function parseValues(
-  op: Operator,
-  raw: unknown,
-  coerce: (text: string) => E.Either<string, unknown>,
-  field: string,
-): E.Either<FailItem<ErrorCode>, readonly unknown[]> {
+/**
+ * The trimmed texts of one operator's value, or null when they are all empty. A `btw` with one
+ * side empty becomes `gte` or `lte` of the other; a list drops its empty items.
+ */
+function readTexts(op: Operator, raw: unknown, field: string): E.Either<FailItem<ErrorCode>, { op: Operator; texts: readonly string[] } | null> {
   const arity = OPERATORS[op];
-  if (arity === 'none') return E.right([]);
+  if (arity === 'none') return E.right({ op, texts: [] });
   const texts = typeof raw === 'string' ? (arity === 'one' ? [raw] : raw.split(',')) : Array.isArray(raw) && arity !== 'one' ? raw : undefined;
   if (texts === undefined || !texts.every((t): t is string => typeof t === 'string')) {
     return E.left(invalidValue(field, arity === 'one' ? 'must be a single value' : 'must be a comma-separated list'));
   }
   if (texts.some((t) => t.includes('\u0000'))) return E.left(invalidValue(field, 'must not contain NUL characters'));
-  if (arity === 'two' && texts.length !== 2) return E.left(invalidValue(field, 'btw takes two comma-separated values'));
-  if (arity === 'list' && (texts.length === 0 || texts.length > 1000)) return E.left(invalidValue(field, 'must list 1 to 1000 values'));
-  const coerced = texts.map(coerce);
+  const trimmed = texts.map((t) => t.trim());
+  if (arity === 'two') {
+    if (trimmed.length !== 2) return E.left(invalidValue(field, 'btw takes two comma-separated values'));
+    const [low, high] = trimmed as [string, string];
+    if (low === '' && high === '') return E.right(null);
+    if (low === '' || high === '') return E.right({ op: low === '' ? 'lte' : 'gte', texts: [low || high] });
+    return E.right({ op, texts: trimmed });
+  }
+  const present = trimmed.filter((t) => t !== '');
+  if (present.length === 0) return E.right(null);
+  if (arity === 'list' && present.length > 1000) return E.left(invalidValue(field, 'must list 1 to 1000 values'));
+  return E.right({ op, texts: present });
+}
+
+/** Every coerced value, or the first reason one cannot be, as a failure naming the field. */
+function collect<T>(coerced: readonly E.Either<string, T>[], field: string): E.Either<FailItem<ErrorCode>, readonly T[]> {
   const bad = coerced.find(E.isLeft);
-  return bad ? E.left(invalidValue(field, bad.left)) : E.right(coerced.map((c) => (c as E.Right<unknown>).right));
+  return bad ? E.left(invalidValue(field, bad.left)) : E.right(coerced.map((c) => (c as E.Right<T>).right));
 }
 
 function parseJson(text: string): unknown {

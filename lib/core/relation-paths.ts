@@ -4,7 +4,6 @@ import type { AttributeSource, Direction, ErrorCode, FailItem, Order, RelationPo
 import type { ResolvedColumn } from './columns.js';
 import { allowedColumn } from './field-policy.js';
 import { findFieldNamed } from './find-field.js';
-import { parseSort } from './sort-parser.js';
 
 /** The kinds of association Sequelize declares, as its `associationType` names them. */
 export type AssociationType = 'BelongsTo' | 'HasOne' | 'HasMany' | 'BelongsToMany';
@@ -96,20 +95,6 @@ export function relationTarget(
 ): E.Either<FailItem<ErrorCode>, RelationPath> | undefined {
   if (!isRelationPath(name)) return undefined;
   return resolveRelationPath(model as RelationModel, name, settings.policy.relations, 'filterable', settings.findField ?? 'id');
-}
-
-/**
- * Splits a sort string like `parseSort` does, except that a dot path (`category.name`) is kept as
- * written: its association names are not snake_cased.
- * @example parseSortPaths('category.name,-createdAt') // [['category.name', 'ASC'], ['created_at', 'DESC']]
- */
-export function parseSortPaths(sort: string): Order[] {
-  return sort.split(',').flatMap((raw): Order[] => {
-    const item = raw.trim();
-    if (!isRelationPath(item)) return parseSort(item);
-    const descending = item.startsWith('-');
-    return [[descending ? item.slice(1) : item, descending ? 'DESC' : 'ASC']];
-  });
 }
 
 /**

@@ -1,4 +1,5 @@
 /** planSearch: a search (or exportCsv) request checked against the model and policy, as a plan. */
+import { snakeCase } from 'change-case';
 import * as E from 'fp-ts/lib/Either.js';
 import type { AttributeSource, ErrorCode, FailItem, FastCrudConfig, Order, SearchPlan } from '../types.js';
 import { findColumn } from './columns.js';
@@ -6,7 +7,8 @@ import { allowedColumn } from './field-policy.js';
 import { parseFilters, type FilterSettings } from './filter-parser.js';
 import { singleParam } from './query-params.js';
 import { parseInclude } from './relation-policy.js';
-import { isRelationPath, parseSortPaths, relationSort } from './relation-paths.js';
+import { isRelationPath, relationSort } from './relation-paths.js';
+import { parseSortItems } from './sort-parser.js';
 
 /** The query parameters of a search, as qs parses them. */
 export interface SearchRequest {
@@ -56,9 +58,11 @@ function planOrder(model: AttributeSource, sort: unknown, settings: SearchSettin
   if (sort !== undefined && typeof sort !== 'string' && !(Array.isArray(sort) && sort.every((s) => typeof s === 'string'))) {
     return E.left([{ field: 'sort', error: 'invalidValue', message: 'sort must be a comma-separated list of columns' }]);
   }
-  const resolved = parseSortPaths(singleParam(sort) ?? '').map(([name, direction]): E.Either<FailItem<ErrorCode>, Order> => {
+  // The same resolver as filters; the spec's snake_case reading of an item is the fallback, a dot path
+  // walks associations, and messages quote the item as the client wrote it.
+  const resolved = parseSortItems(singleParam(sort) ?? '').map(([name, direction]): E.Either<FailItem<ErrorCode>, Order> => {
     if (isRelationPath(name)) return relationSort(model, name, direction, settings.policy.relations, settings.findField ?? 'id');
-    const found = allowedColumn(model, settings.policy.sortable, name);
+    const found = allowedColumn(model, settings.policy.sortable, name) ?? allowedColumn(model, settings.policy.sortable, snakeCase(name));
     return found === undefined
       ? E.left({ field: name, error: 'columnNotFound', message: `The sort column ${JSON.stringify(name)} was not found` })
       : E.right([found.attribute, direction]);

@@ -4,18 +4,27 @@ import type { FindOptions, OrderItem } from 'sequelize';
 import type { Order } from '../types.js';
 
 /**
+ * The items of a sort string as the client wrote them: trimmed, empty ones skipped, a leading `-`
+ * read as descending and taken off. Names are not converted, so messages can quote them.
+ * @example parseSortItems('categoryId, -price') // [['categoryId', 'ASC'], ['price', 'DESC']]
+ */
+export function parseSortItems(sort: string): Order[] {
+  return sort.split(',').flatMap((raw): Order[] => {
+    const item = raw.trim();
+    const descending = item.startsWith('-');
+    const name = descending ? item.slice(1).trim() : item;
+    return snakeCase(name) === '' ? [] : [[name, descending ? 'DESC' : 'ASC']];
+  });
+}
+
+/**
  * Parses a comma-separated sort string into ordering clauses (spec sorting rules 1–5).
  * Items are trimmed, empty ones skipped, a leading `-` means descending, names become snake_case.
  * Never throws; it does not check the columns exist (that is the caller's policy).
  * @example parseSort('createdAt, -price') // [['created_at', 'ASC'], ['price', 'DESC']]
  */
 export function parseSort(sort: string): Order[] {
-  return sort.split(',').flatMap((raw): Order[] => {
-    const item = raw.trim();
-    const descending = item.startsWith('-');
-    const column = snakeCase(descending ? item.slice(1) : item);
-    return column === '' ? [] : [[column, descending ? 'DESC' : 'ASC']];
-  });
+  return parseSortItems(sort).map(([name, direction]): Order => [snakeCase(name), direction]);
 }
 
 /**

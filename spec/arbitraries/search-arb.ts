@@ -8,7 +8,15 @@ export interface ItemRow {
   readonly qty: number | null;
   readonly active: boolean;
   readonly deleted: boolean;
+  /** An instant (ISO, UTC) at the edges of days and months, or null. */
+  readonly seenAt: string | null;
 }
+
+/** Instants at the edges of days, months and a year. */
+const EDGE_INSTANTS = [
+  '2024-03-31T00:00:00.000Z', '2024-03-31T12:00:00.000Z', '2024-03-31T23:59:59.999Z', '2024-04-01T00:00:00.000Z',
+  '2024-12-31T18:00:00.000Z', '2024-12-31T23:59:59.999Z', '2025-01-01T00:00:00.000Z',
+] as const;
 
 export const itemRowArb: fc.Arbitrary<ItemRow> = fc.record({
   name: fc.option(fc.stringMatching(/^[a-d]{1,3}$/), { nil: null, freq: 5 }),
@@ -16,6 +24,7 @@ export const itemRowArb: fc.Arbitrary<ItemRow> = fc.record({
   qty: fc.option(fc.integer({ min: -3, max: 3 }), { nil: null, freq: 4 }),
   active: fc.boolean(),
   deleted: fc.boolean(),
+  seenAt: fc.option(fc.constantFrom(...EDGE_INSTANTS), { nil: null, freq: 5 }),
 });
 
 type Column = 'name' | 'rank' | 'qty' | 'active';
@@ -23,7 +32,7 @@ type Value = string | number | boolean;
 
 /** One filter condition as the client writes it and as the model reads it. */
 export interface FilterArb {
-  readonly column: Column | 'deleted_at';
+  readonly column: Column | 'deleted_at' | 'seenAt' | 'seen_at';
   readonly op: string;
   readonly text: string;
   readonly test: (row: ItemRow) => boolean;
@@ -75,6 +84,64 @@ const nameFilter: fc.Arbitrary<FilterArb> = fc.oneof(
 const activeFilter = fc.boolean().map((b): FilterArb => ({ column: 'active', op: 'eq', text: String(b), test: (row) => row.active === b }));
 const trashFilter = fc.constant<FilterArb>({ column: 'deleted_at', op: 'nn', text: '1', test: (row) => row.deleted });
 
+/**
+ * The model's reading of a date-only, month or year value: its first and last millisecond in UTC
+ * (the test database's time zone), counted from the calendar, not by the library's planner.
+ */
+function spanOf(text: string): [number, number] {
+  const [year, month, day] = text.split('-').map(Number) as [number, number | undefined, number | undefined];
+  const start = Date.UTC(year, (month ?? 1) - 1, day ?? 1);
+  const next = day !== undefined ? Date.UTC(year, month! - 1, day + 1) : month !== undefined ? Date.UTC(year, month, 1) : Date.UTC(year + 1, 0, 1);
+  return [start, next - 1];
+}
+
+const DATE_VALUES = ['2024-03-31', '2024-04-01', '2024-12-31', '2025-01-01', '2024-03', '2024-04', '2024-12', '2024', '2025'] as const;
+const seenColumn = fc.constantFrom<'seenAt' | 'seen_at'>('seenAt', 'seen_at');
+const at = (row: ItemRow) => (row.seenAt === null ? null : Date.parse(row.seenAt));
+
+const dateFilter: fc.Arbitrary<FilterArb> = fc.oneof(
+  fc.tuple(seenColumn, fc.constantFrom('eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'gtn', 'ltn'), fc.constantFrom(...DATE_VALUES)).map(([column, op, text]): FilterArb => {
+    const [from, to] = spanOf(text);
+    return {
+      column, op, text,
+      test: (row) => {
+        const x = at(row);
+        switch (op) {
+          case 'eq': return x !== null && from <= x && x <= to;
+          case 'neq': return x !== null && (x < from || x > to);
+          case 'gt': return x !== null && x > to;
+          case 'gte': return x !== null && x >= from;
+          case 'lt': return x !== null && x < from;
+          case 'lte': return x !== null && x <= to;
+          case 'gtn': return x === null || x > to;
+          default: return x === null || x < from;
+        }
+      },
+    };
+  }),
+  // btw, either side possibly empty (then gte or lte of the other; both empty: no condition).
+  fc.tuple(seenColumn, fc.constantFrom('', ...DATE_VALUES), fc.constantFrom('', ...DATE_VALUES)).map(([column, low, high]): FilterArb => ({
+    column, op: 'btw', text: `${low},${high}`,
+    test: (row) => {
+      if (low === '' && high === '') return true;
+      const x = at(row);
+      return x !== null && (low === '' || spanOf(low)[0] <= x) && (high === '' || x <= spanOf(high)[1]);
+    },
+  })),
+);
+
+/** An empty or blank field of a search form: it adds no condition, whatever the operator (nn aside). */
+const emptyFilter: fc.Arbitrary<FilterArb> = fc
+  .tuple(fc.constantFrom<FilterArb['column']>('name', 'rank', 'qty', 'active', 'seenAt', 'seen_at'), fc.constantFrom('eq', 'neq', 'gt', 'lte', 'ltn', 'in', 'nin', 'btw'), fc.constantFrom('', ' ', '  ', ',', ' , '))
+  .map(([column, op, text]): FilterArb => {
+    const blank = text.replaceAll(',', '');
+    return { column, op, text: op === 'btw' ? `${blank},${blank}` : op === 'in' || op === 'nin' ? text : blank, test: () => true };
+  });
+
+/** Padding that a value is trimmed of. */
+const padded = (filter: fc.Arbitrary<FilterArb>) =>
+  fc.tuple(filter, fc.constantFrom('', ' ', '  '), fc.constantFrom('', ' ', '\t')).map(([f, left, right]): FilterArb => (f.op === 'nn' ? f : { ...f, text: `${left}${f.text}${right}` }));
+
 /** A generated search request. */
 export interface SearchValue {
   readonly filters: FilterArb[];
@@ -84,7 +151,7 @@ export interface SearchValue {
 
 /** A search request: filters, sort, page, and how the model reads it. */
 export const searchArb: fc.Arbitrary<SearchValue> = fc.record({
-  filters: fc.uniqueArray(fc.oneof(numberFilter('rank'), numberFilter('qty'), nameFilter, activeFilter, trashFilter), {
+  filters: fc.uniqueArray(padded(fc.oneof(numberFilter('rank'), numberFilter('qty'), nameFilter, activeFilter, trashFilter, dateFilter, emptyFilter)), {
     maxLength: 3,
     selector: (f) => `${f.column}.${f.op}`,
   }),
@@ -95,6 +162,7 @@ export const searchArb: fc.Arbitrary<SearchValue> = fc.record({
 /** The query string of a generated request. */
 export function queryOf({ filters, sort, page }: SearchValue): string {
   const parts = filters.map((f) => `filter[${f.column}][${f.op}]=${encodeURIComponent(f.text)}`);
+  // (a value's padding is sent as the client typed it: the library trims it)
   if (sort.length > 0) parts.push(`sort=${sort.map(([c, desc]) => (desc ? '-' : '') + c).join(',')}`);
   parts.push(page ? `page=${page.page}&perPage=${page.perPage}` : 'skipPagination=true');
   return parts.join('&');

@@ -6,7 +6,8 @@ import { DataTypes, Sequelize } from 'sequelize';
 import { DEFAULT_CONFIG } from '../../lib/core/config.js';
 import { resolvePolicy } from '../../lib/core/field-policy.js';
 import { parseFilters } from '../../lib/core/filter-parser.js';
-import { MAX_RELATION_DEPTH, parseSortPaths, relationSort, resolveRelationPath, type RelationModel } from '../../lib/core/relation-paths.js';
+import { parseSortItems } from '../../lib/core/sort-parser.js';
+import { MAX_RELATION_DEPTH, relationSort, resolveRelationPath, type RelationModel } from '../../lib/core/relation-paths.js';
 import { resolveRelations } from '../../lib/core/relation-policy.js';
 import { planSearch } from '../../lib/core/search-plan.js';
 
@@ -100,9 +101,9 @@ describe('parseFilters through associations', () => {
   });
 });
 
-describe('relationSort and parseSortPaths', () => {
+describe('relationSort, and sort items with dot paths', () => {
   it('returns dot paths as written and other items snake_cased', () => {
-    assert.deepEqual(parseSortPaths(' order.createdAt , -category.name,createdAt'), [['order.createdAt', 'ASC'], ['category.name', 'DESC'], ['created_at', 'ASC']]);
+    assert.deepEqual(parseSortItems(' order.createdAt , -category.name,createdAt'), [['order.createdAt', 'ASC'], ['category.name', 'DESC'], ['createdAt', 'ASC']]);
   });
 
   it('returns an order on the attribute path for belongs-to chains, invalidValue for has-many', () => {

@@ -20,6 +20,11 @@ describe('planSearch', () => {
     assert.deepEqual(planOf({ sort: '-price,createdAt' }).order, [['price', 'DESC'], ['createdAt', 'ASC'], ['id', 'ASC']]);
   });
 
+  it('returns sort failures naming the column as the client wrote it', () => {
+    const plan = planSearch(Product, { sort: '-colourName,price' }, settings);
+    assert.deepEqual(plan, E.left([{ field: 'colourName', error: 'columnNotFound', message: 'The sort column "colourName" was not found' }]));
+  });
+
   it('returns the page asked for, perPage capped at max_per_page, or no page at all', () => {
     assert.deepEqual(planOf({ page: '3', perPage: '10' }).page, { page: 3, perPage: 10 });
     assert.deepEqual(planOf({ perPage: '9999' }).page, { page: 1, perPage: 500 });

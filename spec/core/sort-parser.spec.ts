@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { FindOptions } from 'sequelize';
-import { parseSort, processSort } from '../../lib/core/sort-parser.js';
+import { parseSort, parseSortItems, processSort } from '../../lib/core/sort-parser.js';
 import { sortStringArb } from '../arbitraries/sort-arb.js';
 
 describe('parseSort', () => {
@@ -79,6 +79,20 @@ describe('parseSort', () => {
         }),
       );
     });
+  });
+});
+
+describe('parseSortItems', () => {
+  it('returns the names as written, trimmed, with their directions', () => {
+    assert.deepEqual(parseSortItems(' categoryId , - price,,-'), [['categoryId', 'ASC'], ['price', 'DESC']]);
+  });
+
+  it('agrees with parseSort once its names are snake_cased', () => {
+    fc.assert(
+      fc.property(sortStringArb, ({ sort, expected }) => {
+        assert.equal(parseSortItems(sort).length, expected.length);
+      }),
+    );
   });
 });
 

@@ -110,6 +110,19 @@ describe('filters on the demo, as docs/guide/filtering.md describes them', () =>
     assert.deepEqual(await names('/api/products?filter[createdAt][gte]=2020-01-31T09:30'), await names('/api/products'));
   });
 
+  it('trims values, ignores empty fields and reads date bounds, as the Values and Dates sections say', async () => {
+    const all = await names('/api/products');
+    assert.deepEqual(await names('/api/products?filter[name][like]=%20%20PAN%20%20'), ['Cast Iron Pan']);
+    assert.deepEqual(await names('/api/products?filter[sku]=%20BK-001%20&filter[term]=%20%20'), ['The Pragmatic Programmer']);
+    assert.deepEqual(await names('/api/products?filter[name][like]=&filter[price][gt]=%20&filter[sku][in]=,,&filter[price][btw]=,'), all);
+    assert.deepEqual(await names('/api/products?filter[price][btw]=54,'), await names('/api/products?filter[price][gte]=54'));
+    assert.deepEqual(await names('/api/products?filter[price][btw]=,24'), await names('/api/products?filter[price][lte]=24'));
+    assert.deepEqual(await names('/api/products?filter[createdAt][btw]=2000,2999-12'), all);
+    assert.deepEqual(await names('/api/products?filter[createdAt][gt]=2999'), []);
+    assert.deepEqual(await failure('/api/products?filter[createdAt][lte]=2026-02-30'), ['createdAt invalidValue']);
+    assert.deepEqual(await failure('/api/products?filter[price][btw]=20'), ['price invalidValue']);
+  });
+
   it('holds the limits of its limits table', async () => {
     assert.deepEqual(await names('/api/products?filter[sku][in][]=BK-001'), ['The Pragmatic Programmer']);
     assert.deepEqual(await failure('/api/products?filter[sku][in][x][]=BK-001'), ['filter invalidValue']);

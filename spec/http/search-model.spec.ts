@@ -30,6 +30,8 @@ for (const db of databases) for (const form of FORMS) {
           qty: DataTypes.INTEGER,
           active: { type: DataTypes.BOOLEAN, allowNull: false },
           deletedAt: DataTypes.DATE,
+          // Milliseconds kept on MariaDB too: rows sit at 23:59:59.999.
+          seenAt: DataTypes.DATE(3),
         },
         { tableName: `mdl${form.initial}_items`, underscored: true, timestamps: false },
       );

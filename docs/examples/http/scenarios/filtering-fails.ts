@@ -7,4 +7,5 @@ export default [
     request: 'GET /api/products?filter[price][gte]=cheap&filter[name][json]=1&filter[colour]=red',
   },
   { title: 'Brackets nested deeper than three levels', request: 'GET /api/products?filter[name][like][x][y]=1' },
+  { title: 'A date that does not exist', request: 'GET /api/products?filter[createdAt][lte]=2026-02-30' },
 ] satisfies Step[];
