@@ -1,8 +1,26 @@
 /** Arbitrary rows and search requests for the model-based search test, with the model's own reading of them. */
 import fc from 'fast-check';
 
+/** How many groups every generated world has; an item's `group` indexes them. */
+export const GROUPS = 3;
+
+/** A group (what items belong to): a name, maybe none, and maybe soft-deleted. */
+export interface GroupRow {
+  readonly name: string | null;
+  readonly deleted: boolean;
+}
+
+/** A note (items have many): the index of its item, a text, maybe soft-deleted. */
+export interface NoteRow {
+  readonly item: number;
+  readonly text: string;
+  readonly deleted: boolean;
+}
+
 /** A row of the model table. */
 export interface ItemRow {
+  /** The index of its group, or null for an item without one. */
+  readonly group: number | null;
   readonly name: string | null;
   readonly rank: number;
   readonly qty: number | null;
@@ -19,6 +37,7 @@ const EDGE_INSTANTS = [
 ] as const;
 
 export const itemRowArb: fc.Arbitrary<ItemRow> = fc.record({
+  group: fc.option(fc.integer({ min: 0, max: GROUPS - 1 }), { nil: null, freq: 4 }),
   name: fc.option(fc.stringMatching(/^[a-d]{1,3}$/), { nil: null, freq: 5 }),
   rank: fc.integer({ min: 0, max: 5 }),
   qty: fc.option(fc.integer({ min: -3, max: 3 }), { nil: null, freq: 4 }),
@@ -27,15 +46,67 @@ export const itemRowArb: fc.Arbitrary<ItemRow> = fc.record({
   seenAt: fc.option(fc.constantFrom(...EDGE_INSTANTS), { nil: null, freq: 5 }),
 });
 
-type Column = 'name' | 'rank' | 'qty' | 'active';
+/** A group row. */
+export const groupRowArb: fc.Arbitrary<GroupRow> = fc.record({
+  name: fc.option(fc.stringMatching(/^[a-d]{1,3}$/), { nil: null, freq: 6 }),
+  deleted: fc.boolean(),
+});
+
+/** A note row; worldArb folds its item index onto the items there are. */
+export const noteRowArb: fc.Arbitrary<NoteRow> = fc.record({
+  item: fc.integer({ min: 0, max: 19 }),
+  text: fc.stringMatching(/^[a-c]{1,3}$/),
+  deleted: fc.boolean(),
+});
+
+/** Rows of the three tables: GROUPS groups, items, and notes of items that exist. */
+export interface World {
+  readonly groups: readonly GroupRow[];
+  readonly items: readonly ItemRow[];
+  readonly notes: readonly NoteRow[];
+}
+
+/** A world of groups, items and notes. */
+export const worldArb: fc.Arbitrary<World> = fc
+  .record({
+    groups: fc.array(groupRowArb, { minLength: GROUPS, maxLength: GROUPS }),
+    items: fc.array(itemRowArb, { maxLength: 20 }),
+    notes: fc.array(noteRowArb, { maxLength: 16 }),
+  })
+  .map((world) => ({ ...world, notes: world.items.length === 0 ? [] : world.notes.map((note) => ({ ...note, item: note.item % world.items.length })) }));
+
+/**
+ * An item as the model reads it: its id (index + 1), the name of its group when that group is
+ * there and not soft-deleted (else null, as a SQL subquery finds none), and the texts of its live notes.
+ */
+export interface ModelRow extends ItemRow {
+  readonly id: number;
+  readonly groupName: string | null;
+  readonly notes: readonly string[];
+}
+
+/** The items of a world as the model reads them. */
+export function modelRows(world: World): ModelRow[] {
+  return world.items.map((item, index) => {
+    const group = item.group === null ? undefined : world.groups[item.group];
+    return {
+      ...item,
+      id: index + 1,
+      groupName: group === undefined || group.deleted ? null : group.name,
+      notes: world.notes.filter((note) => note.item === index && !note.deleted).map((note) => note.text),
+    };
+  });
+}
+
+type Column = 'name' | 'rank' | 'qty' | 'active' | 'group.name';
 type Value = string | number | boolean;
 
 /** One filter condition as the client writes it and as the model reads it. */
 export interface FilterArb {
-  readonly column: Column | 'deleted_at' | 'seenAt' | 'seen_at';
+  readonly column: Column | 'deleted_at' | 'seenAt' | 'seen_at' | 'notes.text';
   readonly op: string;
   readonly text: string;
-  readonly test: (row: ItemRow) => boolean;
+  readonly test: (row: ModelRow) => boolean;
 }
 
 const num = (column: 'rank' | 'qty') => fc.integer({ min: -3, max: 5 }).map((n) => ({ n, column }));
@@ -79,6 +150,26 @@ const nameFilter: fc.Arbitrary<FilterArb> = fc.oneof(
   })),
   fc.stringMatching(/^[a-d]{1,3}$/).map((text): FilterArb => ({ column: 'name', op: 'eq', text, test: (row) => row.name === text })),
   fc.constant<FilterArb>({ column: 'name', op: 'nn', text: '1', test: (row) => row.name !== null }),
+);
+
+/** Through the belongs-to `group`: has a live group whose name matches (a missing or soft-deleted group never does). */
+const groupFilter: fc.Arbitrary<FilterArb> = fc.oneof(
+  fc.stringMatching(/^[a-dA-D]{1,2}$/).map((text): FilterArb => ({
+    column: 'group.name', op: 'like', text, test: (row) => row.groupName !== null && row.groupName.includes(text.toLowerCase()),
+  })),
+  fc.stringMatching(/^[a-d]{1,3}$/).map((text): FilterArb => ({ column: 'group.name', op: 'eq', text, test: (row) => row.groupName === text })),
+  fc.uniqueArray(fc.stringMatching(/^[a-d]{1,2}$/), { minLength: 1, maxLength: 3 }).map((values): FilterArb => ({
+    column: 'group.name', op: 'in', text: values.join(','), test: (row) => row.groupName !== null && values.includes(row.groupName),
+  })),
+  fc.constant<FilterArb>({ column: 'group.name', op: 'nn', text: '1', test: (row) => row.groupName !== null }),
+);
+
+/** Through the has-many `notes`: has a live note whose text matches, however many do. */
+const notesFilter: fc.Arbitrary<FilterArb> = fc.oneof(
+  fc.stringMatching(/^[a-cA-C]{1,2}$/).map((text): FilterArb => ({
+    column: 'notes.text', op: 'like', text, test: (row) => row.notes.some((note) => note.includes(text.toLowerCase())),
+  })),
+  fc.stringMatching(/^[a-c]{1,2}$/).map((text): FilterArb => ({ column: 'notes.text', op: 'eq', text, test: (row) => row.notes.includes(text) })),
 );
 
 const activeFilter = fc.boolean().map((b): FilterArb => ({ column: 'active', op: 'eq', text: String(b), test: (row) => row.active === b }));
@@ -132,7 +223,7 @@ const dateFilter: fc.Arbitrary<FilterArb> = fc.oneof(
 
 /** An empty or blank field of a search form: it adds no condition, whatever the operator (nn aside). */
 const emptyFilter: fc.Arbitrary<FilterArb> = fc
-  .tuple(fc.constantFrom<FilterArb['column']>('name', 'rank', 'qty', 'active', 'seenAt', 'seen_at'), fc.constantFrom('eq', 'neq', 'gt', 'lte', 'ltn', 'in', 'nin', 'btw'), fc.constantFrom('', ' ', '  ', ',', ' , '))
+  .tuple(fc.constantFrom<FilterArb['column']>('name', 'rank', 'qty', 'active', 'seenAt', 'seen_at', 'group.name', 'notes.text'), fc.constantFrom('eq', 'neq', 'gt', 'lte', 'ltn', 'in', 'nin', 'btw'), fc.constantFrom('', ' ', '  ', ',', ' , '))
   .map(([column, op, text]): FilterArb => {
     const blank = text.replaceAll(',', '');
     return { column, op, text: op === 'btw' ? `${blank},${blank}` : op === 'in' || op === 'nin' ? text : blank, test: () => true };
@@ -151,11 +242,11 @@ export interface SearchValue {
 
 /** A search request: filters, sort, page, and how the model reads it. */
 export const searchArb: fc.Arbitrary<SearchValue> = fc.record({
-  filters: fc.uniqueArray(padded(fc.oneof(numberFilter('rank'), numberFilter('qty'), nameFilter, activeFilter, trashFilter, dateFilter, emptyFilter)), {
+  filters: fc.uniqueArray(padded(fc.oneof(numberFilter('rank'), numberFilter('qty'), nameFilter, activeFilter, trashFilter, dateFilter, emptyFilter, { weight: 2, arbitrary: groupFilter }, { weight: 2, arbitrary: notesFilter })), {
     maxLength: 3,
     selector: (f) => `${f.column}.${f.op}`,
   }),
-  sort: fc.uniqueArray(fc.tuple(fc.constantFrom<Column>('name', 'rank', 'qty', 'active'), fc.boolean()), { maxLength: 3, selector: ([c]) => c }),
+  sort: fc.uniqueArray(fc.tuple(fc.constantFrom<Column>('name', 'rank', 'qty', 'active', 'group.name'), fc.boolean()), { maxLength: 3, selector: ([c]) => c }),
   page: fc.option(fc.record({ page: fc.integer({ min: 1, max: 4 }), perPage: fc.integer({ min: 1, max: 6 }) }), { nil: null }),
 });
 
@@ -168,14 +259,18 @@ export function queryOf({ filters, sort, page }: SearchValue): string {
   return parts.join('&');
 }
 
-/** The plain in-memory reading of a request: filter, sort with NULL smallest and id last, slice. */
-export function modelSearch(rows: readonly (ItemRow & { id: number })[], request: SearchValue) {
+/**
+ * The plain in-memory reading of a request: filter, sort with NULL smallest and id last, slice.
+ * Sorting by `group.name` reads NULL for an item without a live group, so such items come first
+ * ascending and last descending, as docs/guide/relations.md says.
+ */
+export function modelSearch(rows: readonly ModelRow[], request: SearchValue) {
   const trashed = request.filters.some((f) => f.column === 'deleted_at');
   const matching = rows.filter((row) => (trashed || !row.deleted) && request.filters.every((f) => f.test(row)));
   const compare = (a: Value | null, b: Value | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
   const sorted = [...matching].sort((a, b) => {
     for (const [column, desc] of request.sort) {
-      const c = compare(a[column], b[column]);
+      const c = column === 'group.name' ? compare(a.groupName, b.groupName) : compare(a[column], b[column]);
       if (c !== 0) return desc ? -c : c;
     }
     return a.id - b.id;

@@ -4,7 +4,7 @@ import Router from '@koa/router';
 import fc from 'fast-check';
 import Koa from 'koa';
 import { DataTypes, type Model, type ModelStatic } from 'sequelize';
-import { itemRowArb, modelSearch, queryOf, searchArb } from '../arbitraries/search-arb.js';
+import { modelRows, modelSearch, queryOf, searchArb, worldArb } from '../arbitraries/search-arb.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { FORMS } from '../support/forms.js';
 import { serve, type TestServer } from '../support/http.js';
@@ -19,12 +19,25 @@ for (const db of databases) for (const form of FORMS) {
   describe(`search against an in-memory model (${form.name} form) on ${db.dialect}`, { skip: db.skip }, () => {
     let server: TestServer;
     let Item: ModelStatic<Model>;
+    let Group: ModelStatic<Model>;
+    let Note: ModelStatic<Model>;
 
     before(async () => {
+      Group = db.sequelize!.define(
+        `Mdl${form.initial}Group`,
+        { id: { type: DataTypes.INTEGER, primaryKey: true }, name: DataTypes.STRING(10), deletedAt: DataTypes.DATE },
+        { tableName: `mdl${form.initial}_groups`, underscored: true, timestamps: false },
+      );
+      Note = db.sequelize!.define(
+        `Mdl${form.initial}Note`,
+        { id: { type: DataTypes.INTEGER, primaryKey: true }, itemId: DataTypes.INTEGER, text: DataTypes.STRING(10), deletedAt: DataTypes.DATE },
+        { tableName: `mdl${form.initial}_notes`, underscored: true, timestamps: false },
+      );
       Item = db.sequelize!.define(
         `Mdl${form.initial}Item`,
         {
           id: { type: DataTypes.INTEGER, primaryKey: true },
+          groupId: DataTypes.INTEGER,
           name: DataTypes.STRING(10),
           rank: { type: DataTypes.INTEGER, allowNull: false },
           qty: DataTypes.INTEGER,
@@ -35,19 +48,28 @@ for (const db of databases) for (const form of FORMS) {
         },
         { tableName: `mdl${form.initial}_items`, underscored: true, timestamps: false },
       );
-      await Item.sync({ force: true });
+      // No foreign-key constraints, so each run can empty the tables in any order.
+      Item.belongsTo(Group, { as: 'group', foreignKey: 'groupId', constraints: false });
+      Item.hasMany(Note, { as: 'notes', foreignKey: 'itemId', constraints: false });
+      for (const model of [Group, Item, Note]) await model.sync({ force: true });
       const router = new Router();
-      form.register(router, 'items', Item, { policy: { fillable: 'all' } }, { only: ['search'] });
+      const relations = { group: { filterable: ['name'], sortable: ['name'] }, notes: { filterable: ['text'] } };
+      form.register(router, 'items', Item, { policy: { fillable: 'all' }, relations }, { only: ['search'] });
       server = await serve(new Koa().use(router.routes()));
     });
     after(() => server?.close());
 
-    it('returns exactly the rows, order and count of a plain filter-sort-slice', async () => {
+    it('returns exactly the rows, order and count of a filter-sort-slice, through a belongs-to and a has-many association too', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(itemRowArb, { maxLength: 20 }), searchArb, async (generated, request) => {
-          const rows = generated.map((row, i) => ({ ...row, id: i + 1 }));
-          await Item.destroy({ where: {}, truncate: true });
-          await Item.bulkCreate(rows.map(({ deleted, ...row }) => ({ ...row, deletedAt: deleted ? new Date() : null })));
+        fc.asyncProperty(worldArb, searchArb, async (world, request) => {
+          const rows = modelRows(world);
+          const gone = (deleted: boolean) => (deleted ? new Date() : null);
+          for (const model of [Group, Item, Note]) await model.destroy({ where: {} });
+          await Group.bulkCreate(world.groups.map((group, i) => ({ id: i + 1, name: group.name, deletedAt: gone(group.deleted) })));
+          await Item.bulkCreate(
+            rows.map(({ deleted, group, groupName: _, notes: __, ...row }) => ({ ...row, groupId: group === null ? null : group + 1, deletedAt: gone(deleted) })),
+          );
+          if (world.notes.length > 0) await Note.bulkCreate(world.notes.map((note, i) => ({ id: i + 1, itemId: note.item + 1, text: note.text, deletedAt: gone(note.deleted) })));
           const res = await server.get(`/items?${queryOf(request)}`);
           assert.equal(res.status, 200, res.text);
           const expected = modelSearch(rows, request);
