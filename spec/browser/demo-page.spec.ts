@@ -16,6 +16,7 @@ interface Product {
   sku: string;
   name: string;
   price: number;
+  category?: { id: string; name: string } | null;
 }
 interface OptionItem {
   label: string;
@@ -43,6 +44,9 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
   const demo = serveDemoInSuite();
   const browser = browserInSuite();
   const opened: Page[] = [];
+  /** The query of every `GET /api/products` search each page sent, in order. */
+  const searches = new Map<Page, URLSearchParams[]>();
+  const lastSearch = (page: Page) => searches.get(page)!.at(-1)!;
   // Closing each test's browser context closes its sockets, among them the ones Chromium opens ahead
   // of a request; the demo server's close would otherwise wait for those (Node's 60 s headers timeout).
   afterEach(async () => {
@@ -61,6 +65,12 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
   async function openPage(): Promise<WatchedPage> {
     const watched = await browser.open();
     opened.push(watched.page);
+    const sent: URLSearchParams[] = [];
+    searches.set(watched.page, sent);
+    watched.page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/products') sent.push(url.searchParams);
+    });
     await watched.page.goto(`${demo().url}/`);
     await watched.page.locator('#products[aria-busy="false"] tbody tr').first().waitFor();
     return watched;
@@ -101,6 +111,10 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
     assert.deepEqual(await skus(page), ['KT-001', 'BK-002', 'GD-001', 'BK-001', 'MU-001']);
     assert.deepEqual(await skus(page), await apiSkus('sort=name&page=1&perPage=5'));
     assert.deepEqual(await column(page, 3), ['Kitchen', 'Books', 'Garden', 'Books', 'Music']);
+    // The category names come with the products: the page asks for include=category and shows what it gets.
+    assert.equal(lastSearch(page).get('include'), 'category');
+    const included = await apiData<Product[]>('/api/products?sort=name&page=1&perPage=5&include=category');
+    assert.deepEqual(await column(page, 3), included.map((p) => p.category?.name));
     assert.deepEqual(await column(page, 4), ['54.00', '44.50', '24.00', '39.90', '89.00']);
     assert.equal(await indicator(page).textContent(), 'Page 1 of 2 · 7 products');
     assert.equal(await ariaSort(page, 'Name'), 'ascending');
@@ -114,10 +128,14 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
     const options = await categories();
     const box = filters(page).getByRole('combobox', { name: 'Category' });
     const listbox = page.getByRole('listbox', { name: 'Categories' });
-    const picked = page.locator('#category-filter-value');
+    const categoryFilter = () => [...lastSearch(page)].filter(([key]) => key.startsWith('filter[category'));
 
+    // Typed text filters by part of the category's name, through the relation: Books and Toys.
     await box.pressSequentially('o');
     await listbox.waitFor();
+    await showsSkus(page, await apiSkus('filter[category.name][like]=o&sort=name&page=1&perPage=5'));
+    assert.deepEqual(await skus(page), ['BK-002', 'BK-001', 'TY-001']);
+    assert.deepEqual(categoryFilter(), [['filter[category.name][like]', 'o']]);
     assert.equal(await box.getAttribute('aria-expanded'), 'true');
     const matching = options.filter((o) => o.label.toLowerCase().includes('o')).map((o) => o.label);
     assert.deepEqual(matching, ['Books', 'Toys']);
@@ -134,8 +152,9 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
     await listbox.waitFor({ state: 'hidden' });
     assert.equal(await box.inputValue(), 'Toys');
     assert.equal(await box.getAttribute('aria-expanded'), 'false');
-    assert.equal(await picked.inputValue(), options.find((o) => o.label === 'Toys')!.value);
     await showsSkus(page, ['TY-001']);
+    // A picked option filters by the whole name.
+    assert.deepEqual(categoryFilter(), [['filter[category.name]', 'Toys']]);
 
     // Mouse: typing again drops the pick; clicking an option picks it.
     await box.fill('');
@@ -143,14 +162,22 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
     await eventually(async () => assert.deepEqual(await listbox.getByRole('option').allTextContents(), ['Garden']));
     await listbox.getByRole('option', { name: 'Garden' }).click();
     assert.equal(await box.inputValue(), 'Garden');
-    assert.equal(await picked.inputValue(), options.find((o) => o.label === 'Garden')!.value);
     await showsSkus(page, ['GD-001', 'GD-002']);
+    await eventually(async () => assert.deepEqual(categoryFilter(), [['filter[category.name]', 'Garden']]));
     assert.ok(page.url().endsWith('/'), 'the filter form was not submitted');
 
     // Escape on a closed list clears the pick: the whole first page again.
     await box.press('Escape');
     assert.equal(await box.inputValue(), '');
-    assert.equal(await picked.inputValue(), '');
+    await showsSkus(page, await apiSkus('sort=name&page=1&perPage=5'));
+    assert.deepEqual(categoryFilter(), []);
+
+    // Escape also clears typed text that picked nothing.
+    await box.pressSequentially('usi');
+    await showsSkus(page, ['MU-001']);
+    await box.press('Escape');
+    await box.press('Escape');
+    assert.equal(await box.inputValue(), '');
     await showsSkus(page, await apiSkus('sort=name&page=1&perPage=5'));
     assert.deepEqual(problems, []);
   });
@@ -246,6 +273,40 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
     await showsSkus(page, ['BK-001', 'BK-002', 'GD-001', 'GD-002', 'KT-001']);
     assert.equal(await ariaSort(page, 'SKU'), 'ascending');
     assert.equal(await ariaSort(page, 'Price'), null);
+    assert.deepEqual(problems, []);
+  });
+
+  it('sorts by the category name through the relation when its header is clicked, and reverses on a second click', async () => {
+    const { page, problems } = await openPage();
+    await page.getByLabel('Rows per page').selectOption('10');
+    await sortButton(page, 'Category').click();
+    const ascending = await apiSkus('sort=category.name&include=category&page=1&perPage=10');
+    await showsSkus(page, ascending);
+    assert.equal(lastSearch(page).get('sort'), 'category.name');
+    assert.equal(await ariaSort(page, 'Category'), 'ascending');
+    assert.equal(await ariaSort(page, 'Name'), null);
+    const names = await column(page, 3);
+    assert.deepEqual(names, [...names].sort());
+    assert.deepEqual([...new Set(names)], ['Books', 'Garden', 'Kitchen', 'Music', 'Toys']);
+
+    await sortButton(page, 'Category').click();
+    await showsSkus(page, await apiSkus('sort=-category.name&include=category&page=1&perPage=10'));
+    assert.equal(await ariaSort(page, 'Category'), 'descending');
+    assert.deepEqual(await column(page, 3), [...names].sort().reverse());
+    await browser.shot(page, 'demo-page-sorted-by-category');
+
+    // A renamed category shows at once: the names come with each search, not from a map the page keeps.
+    const kitchen = (await categories()).find((o) => o.label === 'Kitchen')!.value;
+    const rename = (name: string) =>
+      demo().request('PATCH', `/api/categories/${kitchen}`, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+    assert.equal((await rename('Cookware')).status, 200);
+    try {
+      await sortButton(page, 'Category').click();
+      await eventually(async () => assert.deepEqual(new Set(await column(page, 3)), new Set(['Books', 'Cookware', 'Garden', 'Music', 'Toys'])));
+      assert.deepEqual((await column(page, 3)).slice(0, 4), ['Books', 'Books', 'Cookware', 'Cookware']);
+    } finally {
+      await rename('Kitchen');
+    }
     assert.deepEqual(problems, []);
   });
 

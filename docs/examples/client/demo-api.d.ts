@@ -1174,13 +1174,13 @@ export interface operations {
     "products.search": {
         parameters: {
             query?: {
-                /** @description filter[column][operator]=value; operators: eq, neq, like, gt, gte, lt, lte, gtn, ltn, json, in, nin, btw, nn (none means eq); filter[term]=text searches the term fields */
+                /** @description filter[column][operator]=value; operators: eq, neq, like, gt, gte, lt, lte, gtn, ltn, json, in, nin, btw, nn (none means eq); filter[term]=text searches the term fields; filter[association.column] matches records with a related row that matches (associations: category) */
                 filter?: {
                     [key: string]: string | {
                         [key: string]: string;
                     };
                 };
-                /** @description Comma-separated columns, a leading - for descending */
+                /** @description Comma-separated columns, a leading - for descending; association.column sorts through belongs-to and has-one associations */
                 sort?: string;
                 /** @description Page number, from 1 */
                 page?: number;
@@ -1188,6 +1188,8 @@ export interface operations {
                 perPage?: number;
                 /** @description true returns every row */
                 skipPagination?: boolean;
+                /** @description Associations to load with each record, comma-separated */
+                include?: "category"[];
             };
             header?: never;
             path?: never;
@@ -1375,13 +1377,13 @@ export interface operations {
     "products.exportCsv": {
         parameters: {
             query?: {
-                /** @description filter[column][operator]=value; operators: eq, neq, like, gt, gte, lt, lte, gtn, ltn, json, in, nin, btw, nn (none means eq); filter[term]=text searches the term fields */
+                /** @description filter[column][operator]=value; operators: eq, neq, like, gt, gte, lt, lte, gtn, ltn, json, in, nin, btw, nn (none means eq); filter[term]=text searches the term fields; filter[association.column] matches records with a related row that matches (associations: category) */
                 filter?: {
                     [key: string]: string | {
                         [key: string]: string;
                     };
                 };
-                /** @description Comma-separated columns, a leading - for descending */
+                /** @description Comma-separated columns, a leading - for descending; association.column sorts through belongs-to and has-one associations */
                 sort?: string;
             };
             header?: never;
@@ -1430,7 +1432,10 @@ export interface operations {
     };
     "products.read": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Associations to load with each record, comma-separated */
+                include?: "category"[];
+            };
             header?: never;
             path: {
                 id: string;

@@ -2,6 +2,7 @@
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import type { Sequelize } from 'sequelize';
+import { z } from 'zod';
 import { createFastCrud, openApiDocument, resource } from 'koa-fast-crud';
 import { explorerRouter } from './explorer.js';
 import { defineDemoModels } from './models.js';
@@ -16,6 +17,16 @@ export function demoCan(ctx: Context, ability: string): boolean {
   return header === '' || header.split(',').map((a) => a.trim()).includes(ability);
 }
 
+// #region schema
+/**
+ * The demo's body schema (zod; any Standard Schema works): a price is never negative. It passes the
+ * body through as it is, and leaves a price that is no number to the column's type check.
+ */
+const productBody = z.looseObject({}).superRefine((body, issues) => {
+  if (Number(body['price']) < 0) issues.addIssue({ code: 'custom', path: ['price'], message: 'A price is never negative' });
+});
+// #endregion schema
+
 /** Builds the demo app on a connection; returns it with its models. */
 export function createDemoApp(sequelize: Sequelize) {
   const models = defineDemoModels(sequelize);
@@ -25,6 +36,9 @@ export function createDemoApp(sequelize: Sequelize) {
   const products = resource(models.Product, {
     policy: { fillable: ['sku', 'name', 'price', 'categoryId'] },
     search: { termFields: ['name', 'sku'] },
+    // `include=category` loads it; `filter[category.name]` and `sort=category.name` reach into it.
+    relations: { category: { include: true, filterable: ['name'], sortable: ['name'] } },
+    validate: { create: productBody, update: productBody },
     csv: { columns: { sku: 'SKU', name: 'Name', 'category.name': 'Category', price: 'Price' } },
   });
   // #endregion resources

@@ -61,7 +61,7 @@ function fillSelect(select, items) {
  * the `{ label, value }` pairs of an options route. The options route takes no search text, so the pairs
  * are fetched once and the typed text is matched here: case-insensitively, anywhere in the label.
  * ArrowDown/ArrowUp move through the list, Enter or a click picks, Escape closes (or clears).
- * `onPick(item)` gets the picked pair, or `null` once the text no longer names it.
+ * `onPick(item)` gets the picked pair, or `null` once the text no longer names it (or Escape cleared it).
  *
  * <input role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="list">
  * <ul id="list" role="listbox" hidden></ul>
@@ -120,7 +120,7 @@ function autocomplete({ input, listbox, items, onPick }) {
       if (open) setOpen(false);
       else if (input.value !== '') {
         input.value = '';
-        if (picked !== null) pick(null);
+        pick(null);
       }
     }
   });
@@ -216,27 +216,37 @@ function showFailures(form, formError, failures) {
   form.querySelector('[aria-invalid="true"]')?.focus();
 }
 
-/** What the table shows: one search request. */
-const FIRST_VIEW = { sort: 'name', term: '', categoryId: '', trashed: false, page: 1, perPage: 5 };
+/**
+ * What the table shows: one search request. `category` is a category name: typed text matches
+ * any part of it (`like`), a picked option matches it exactly.
+ */
+const FIRST_VIEW = { sort: 'name', term: '', category: '', categoryExact: false, trashed: false, page: 1, perPage: 5 };
 
-/** The query of `GET /api/products` for a view; without the page, that of `GET /api/products/export-csv`. */
+// #region relations
+/**
+ * The query of `GET /api/products` for a view; without the page, that of `GET /api/products/export-csv`.
+ * The filter and the sort reach into the product's category by name (`category.name`), and
+ * `include=category` brings each product's category along, so the table needs no id-to-name map.
+ */
 function searchQuery(view, { paged = true } = {}) {
   const query = new URLSearchParams({ sort: view.sort });
   if (view.term !== '') query.set('filter[term]', view.term);
-  if (view.categoryId !== '') query.set('filter[categoryId]', view.categoryId);
+  if (view.category !== '') query.set(view.categoryExact ? 'filter[category.name]' : 'filter[category.name][like]', view.category);
   if (view.trashed) query.set('filter[deleted_at][nn]', '1');
   if (paged) {
+    query.set('include', 'category');
     query.set('page', String(view.page));
     query.set('perPage', String(view.perPage));
   }
   return query;
 }
+// #endregion relations
 
 /**
  * The product table: sortable headers, filters, pages, soft-delete and restore, and a CSV link that
  * carries the current sort and filters. `update(change)` changes the view and loads it.
  */
-function productTable({ table, heading, pager, csvLink, status, categoryNames }) {
+function productTable({ table, heading, pager, csvLink, status }) {
   let view = { ...FIRST_VIEW, perPage: Number(pager.perPage.value) };
   let inFlight;
 
@@ -267,7 +277,7 @@ function productTable({ table, heading, pager, csvLink, status, categoryNames })
 
   function rowsOf(products) {
     if (products.length === 0) return [emptyRow(view.trashed ? 'No deleted products match.' : 'No products match.')];
-    return products.map((product) => productRow(product, categoryNames.get(product.categoryId), view.trashed));
+    return products.map((product) => productRow(product, view.trashed));
   }
 
   function renderSort() {
@@ -315,13 +325,14 @@ function productTable({ table, heading, pager, csvLink, status, categoryNames })
   return { load, update };
 }
 
-function productRow(product, categoryName, trashed) {
+/** A table row; the category's name comes with the product (`include=category`), `—` when it is soft-deleted. */
+function productRow(product, trashed) {
   const row = document.createElement('tr');
   row.dataset.id = product.id;
   row.append(
     cell(product.sku),
     cell(product.name),
-    cell(categoryName ?? '—'),
+    cell(product.category?.name ?? '—'),
     cell(Number(product.price).toFixed(2), 'number'),
     actionCell(product, trashed ? 'restore' : 'soft-delete'),
   );
@@ -364,23 +375,35 @@ function debounce(fn, ms) {
   };
 }
 
-/** Wires the filters above the table: the search text (debounced), the category combobox, the deleted toggle. */
+/**
+ * Wires the filters above the table: the search text (debounced), the category combobox (typed text
+ * filters by part of the category's name, debounced; a picked option by the whole name), the deleted toggle.
+ */
 function productFilters({ form, table, categories }) {
-  const { term, trashed, categoryId } = form.elements;
+  const { term, trashed } = form.elements;
+  const category = document.getElementById('category-filter');
+  let picked = false;
   const applyTerm = () => table.update({ term: term.value.trim(), page: 1 });
+  const applyCategory = () => table.update({ category: category.value.trim(), categoryExact: picked, page: 1 });
   term.addEventListener('input', debounce(applyTerm, 250));
+  category.addEventListener(
+    'input',
+    debounce(() => {
+      if (!picked) void applyCategory();
+    }, 250),
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void applyTerm();
   });
   trashed.addEventListener('change', () => void table.update({ trashed: trashed.checked, page: 1 }));
   autocomplete({
-    input: document.getElementById('category-filter'),
+    input: category,
     listbox: document.getElementById('category-filter-listbox'),
     items: categories,
     onPick(item) {
-      categoryId.value = item?.value ?? '';
-      void table.update({ categoryId: categoryId.value, page: 1 });
+      picked = item !== null;
+      void applyCategory();
     },
   });
 }
@@ -407,7 +430,6 @@ async function main() {
     },
     csvLink: document.getElementById('csv-link'),
     status: document.getElementById('products-status'),
-    categoryNames: new Map(categories.map(({ label, value }) => [value, label])),
   });
   productFilters({ form: document.getElementById('product-filters'), table, categories });
   productForm({
