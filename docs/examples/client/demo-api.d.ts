@@ -326,13 +326,13 @@ export interface operations {
     "categories.search": {
         parameters: {
             query?: {
-                /** @description filter[column][operator]=value; operators: eq, neq, like, gt, gte, lt, lte, gtn, ltn, json, in, nin, btw, nn (none means eq) */
+                /** @description filter[column][operator]=value; operators: eq, neq, like, gt, gte, lt, lte, gtn, ltn, json, in, nin, btw, nn (none means eq); filter[association.column] matches records with a related row that matches (associations: products) */
                 filter?: {
                     [key: string]: string | {
                         [key: string]: string;
                     };
                 };
-                /** @description Comma-separated columns, a leading - for descending */
+                /** @description Comma-separated columns, a leading - for descending; association.column sorts through belongs-to and has-one associations */
                 sort?: string;
                 /** @description Page number, from 1 */
                 page?: number;
@@ -527,13 +527,13 @@ export interface operations {
     "categories.exportCsv": {
         parameters: {
             query?: {
-                /** @description filter[column][operator]=value; operators: eq, neq, like, gt, gte, lt, lte, gtn, ltn, json, in, nin, btw, nn (none means eq) */
+                /** @description filter[column][operator]=value; operators: eq, neq, like, gt, gte, lt, lte, gtn, ltn, json, in, nin, btw, nn (none means eq); filter[association.column] matches records with a related row that matches (associations: products) */
                 filter?: {
                     [key: string]: string | {
                         [key: string]: string;
                     };
                 };
-                /** @description Comma-separated columns, a leading - for descending */
+                /** @description Comma-separated columns, a leading - for descending; association.column sorts through belongs-to and has-one associations */
                 sort?: string;
             };
             header?: never;

@@ -32,12 +32,16 @@ export function createDemoApp(sequelize: Sequelize) {
   const models = defineDemoModels(sequelize);
 
   // #region resources
-  const categories = resource(models.Category, { policy: { fillable: ['name'] } });
+  const categories = resource(models.Category, {
+    policy: { fillable: ['name'] },
+    // A has-many association: filters match the categories that have a matching product.
+    relations: { products: { filterable: ['sku', 'name', 'price'] } },
+  });
   const products = resource(models.Product, {
     policy: { fillable: ['sku', 'name', 'price', 'categoryId'] },
     search: { termFields: ['name', 'sku'] },
     // `include=category` loads it; `filter[category.name]` and `sort=category.name` reach into it.
-    relations: { category: { include: true, filterable: ['name'], sortable: ['name'] } },
+    relations: { category: { include: true, hidden: ['createdAt', 'updatedAt', 'deletedAt'], filterable: ['name'], sortable: ['name'] } },
     validate: { create: productBody, update: productBody },
     csv: { columns: { sku: 'SKU', name: 'Name', 'category.name': 'Category', price: 'Price' } },
   });

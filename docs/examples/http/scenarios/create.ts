@@ -10,6 +10,12 @@ export default [
     request: 'POST /api/products',
     body: { sku: 'KT-002', name: "Chef's Knife", price: 79.5, categoryId: '{kitchen}', id: 'ignored' },
   },
+  {
+    title: 'A form body (`application/x-www-form-urlencoded`): numeric text becomes a number, as in JSON',
+    request: 'POST /api/products',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'sku=KT-005&name=Whisk&price=7.5&categoryId={kitchen}',
+  },
   { title: 'A value that does not fit its column', request: 'POST /api/products', body: { sku: 'KT-003', price: 'cheap' } },
   { title: 'Missing required fields: one entry each', request: 'POST /api/products', body: { sku: 'KT-003' } },
   {

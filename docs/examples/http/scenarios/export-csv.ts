@@ -10,6 +10,10 @@ export default [
     hidden: true,
   },
   { title: "The search's filters and sort, every matching row, with the controller's columns", request: 'GET /api/products/export-csv?filter[price][lt]=30&sort=name' },
+  {
+    title: 'Relation filters and sorts work here too; the reply is never cached (`Cache-Control: no-store`)',
+    request: 'GET /api/products/export-csv?filter[category.name][in]=Garden,Music&sort=-category.name,name',
+  },
   { title: 'Text that starts like a formula is prefixed with a quote', request: 'GET /api/products/export-csv?filter[sku]=KT-009' },
   { title: 'The same checks as search', request: 'GET /api/products/export-csv?sort=colour' },
 ] satisfies Step[];

@@ -8,6 +8,15 @@ export default [
     title: 'A search form as sent: padding is trimmed, an empty field adds no condition, a btw with one side empty is gte, a month is a date bound',
     request: 'GET /api/products?filter[name][like]=%20%20spade%20%20&filter[price][gt]=&filter[price][btw]=20,&filter[createdAt][gte]=2020-01',
   },
+  {
+    title: 'Every field of a search form left empty: no condition at all, relation paths included',
+    request: 'GET /api/products?filter[term]=&filter[name][like]=&filter[price][btw]=,&filter[category.name][like]=%20&sort=name&perPage=2',
+  },
+  {
+    title: 'Months as btw bounds: from the first millisecond of the first month to the last of the second (this brings in the trash, too)',
+    request: 'GET /api/categories?filter[deletedAt][btw]=2020-01,2999-12',
+  },
+  { title: 'A relation path: the products whose category is Books (see Relations)', request: 'GET /api/products?filter[category.name]=Books&sort=name' },
   { title: 'The term search looks in every term field (here name and sku)', request: 'GET /api/products?filter[term]=gd&sort=sku' },
   { title: 'The trash: a filter on the deleted-at column replaces the default that hides it', request: 'GET /api/categories?filter[deletedAt][nn]=1' },
 ] satisfies Step[];

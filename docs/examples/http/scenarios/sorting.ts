@@ -11,5 +11,9 @@ export default [
     title: 'NULL sorts as the smallest value: last when descending (the filter brings in the trash)',
     request: 'GET /api/categories?filter[deletedAt][ltn]=2100-01-01&sort=-deletedAt,name&perPage=3',
   },
+  {
+    title: 'Through a belongs-to association: by category name, then cheapest first (see Relations)',
+    request: 'GET /api/products?sort=category.name,price&include=category&perPage=3',
+  },
   { title: 'Every unknown column is named as the client wrote it', request: 'GET /api/products?sort=-colourName,price,weight' },
 ] satisfies Step[];
