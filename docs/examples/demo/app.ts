@@ -41,7 +41,7 @@ export function createDemoApp(sequelize: Sequelize) {
     policy: { fillable: ['sku', 'name', 'price', 'categoryId'] },
     search: { termFields: ['name', 'sku'] },
     // `include=category` loads it; `filter[category.name]` and `sort=category.name` reach into it.
-    relations: { category: { include: true, hidden: ['createdAt', 'updatedAt', 'deletedAt'], filterable: ['name'], sortable: ['name'] } },
+    relations: { category: { include: true, hidden: ['deletedAt'], filterable: ['name'], sortable: ['name'] } },
     validate: { create: productBody, update: productBody },
     csv: { columns: { sku: 'SKU', name: 'Name', 'category.name': 'Category', price: 'Price' } },
   });

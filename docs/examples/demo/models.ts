@@ -15,6 +15,8 @@ export interface CategoryRow extends Model<InferAttributes<CategoryRow>, InferCr
   id: CreationOptional<string>;
   name: string;
   deletedAt: CreationOptional<Date | null>;
+  /** The has-many association that category filters reach into (`filter[products.price][gt]=50`). */
+  products?: NonAttribute<ProductRow[]>;
 }
 
 /** A product row; `category` is the association the CSV export reaches into. */
