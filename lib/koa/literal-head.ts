@@ -33,15 +33,6 @@ export function cannotStartWith(path: string, head: string): boolean {
   return false;
 }
 
-const HEAD_OF = Symbol('fast-crud head of');
-const HEAD = Symbol('fast-crud head');
-
-/** Kept on the layer (and copied with it when @koa/router clones a layer), keyed by the path it was read from. */
-interface HeadCache {
-  [HEAD_OF]?: unknown;
-  [HEAD]?: string;
-}
-
 /**
  * Gives a registered layer a `match` that rejects a request path not starting with the layer
  * path's literal head before running the layer's regexp; any other path gets the regexp's answer,
@@ -50,12 +41,16 @@ interface HeadCache {
  * @example withLiteralHead(router.register('/products/options', ['get'], middleware) as Layer)
  */
 export function withLiteralHead(layer: Layer): Layer {
-  layer.match = function matchAfterHead(this: Layer & HeadCache, path: string): boolean {
-    if (this[HEAD_OF] !== this.path) {
-      this[HEAD_OF] = this.path;
-      this[HEAD] = typeof this.path === 'string' ? literalHead(this.path) : '';
+  // Read from the path the layer had when last called; a clone made by router.use shares these
+  // and reads them again when its path differs.
+  let headOf: unknown;
+  let head = '';
+  layer.match = function matchAfterHead(this: Layer, path: string): boolean {
+    if (this.path !== headOf) {
+      headOf = this.path;
+      head = typeof this.path === 'string' ? literalHead(this.path) : '';
     }
-    return !cannotStartWith(path, this[HEAD]!) && this.regexp.test(path);
+    return !cannotStartWith(path, head) && this.regexp.test(path);
   };
   return layer;
 }

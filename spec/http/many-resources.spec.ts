@@ -205,6 +205,24 @@ describe('router layers per resource', () => {
   });
 });
 
+describe('router.param with grouped layers', () => {
+  it('runs param middleware for :id of crud routes, once per request, as with one layer per route', async () => {
+    const seen: string[] = [];
+    const router = new Router();
+    router.param('id', (value, _ctx, next) => (seen.push(value), next()));
+    crud(router, 'products', EchoController);
+    crud(router, 'later', EchoController, { only: ['read', 'restore'] });
+    const server = await serve(new Koa().use(router.routes()).use(router.allowedMethods()));
+    try {
+      assert.equal((await server.request('PATCH', `/products/${id}`)).body.data.method, 'update');
+      assert.equal((await server.request('PUT', `/later/${id}/restore`)).body.data.method, 'restore');
+      assert.deepEqual(seen, [id, id]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('literalHead and withLiteralHead', () => {
   it('returns the lower-cased literal start of a path for a path with parameters', () => {
     assert.equal(literalHead('/api/Admin/Products/:id/restore'), '/api/admin/products/');
