@@ -2,10 +2,13 @@
 import type Router from '@koa/router';
 import { DEFAULT_CONFIG, unsafeResolveConfig } from '../core/config.js';
 import { planRoutes } from '../core/plan-routes.js';
+import { groupRoutes } from '../core/route-groups.js';
 import { compilePath } from '../core/route-path.js';
 import type { Can, CrudMethod, CrudPlugin, FastCrudConfig, FastCrudConfigInput, RouteDef } from '../types.js';
 import { describeResource, type openApiResource } from './openapi-resource.js';
 import { targetName, unsafeRouteHandler, type CrudTarget } from './route-handler.js';
+import { withLiteralHead, type Layer } from './literal-head.js';
+import { pathMiddleware } from './path-middleware.js';
 import { routeMiddleware } from './route-middleware.js';
 
 /** Options of one `crud` call. */
@@ -80,10 +83,12 @@ function register(router: Router, uri: string, target: CrudTarget, options: Crud
   }
   const plan = planRoutes(target, { ...options, uri });
   const handler = unsafeRouteHandler(target, config, [...(options.plugins ?? []), ...appPlugins], [...new Set(plan.map((def) => def.method))], label);
-  for (const def of plan) {
-    const { path, uuidParams } = compilePath(def.path);
+  // One layer per path, not per route: @koa/router tests every layer's regexp on every request.
+  for (const group of groupRoutes(plan)) {
+    const { path, uuidParams } = compilePath(group.path);
     const constrained = config.global.find_field_is_uuid ? uuidParams : [];
-    router[def.verb](path, routeMiddleware(def, { handler, config, can: options.can, uuidParams: constrained }));
+    const byVerb = group.routes.map((def) => [def.verb, routeMiddleware(def, { handler, config, can: options.can, uuidParams: constrained })] as const);
+    withLiteralHead(router.register(path, [...group.verbs], pathMiddleware(byVerb)) as Layer);
   }
   return plan;
 }

@@ -1,0 +1,34 @@
+/**
+ * Runs the benchmarks: `npm run bench` runs each in turn; `npm run bench -- <name> [arguments]` runs
+ * one. A number as the first argument is the export benchmark's row count, as before:
+ *   npm run bench -- 1000000          export-memory.ts with 1,000,000 rows
+ *   npm run bench -- routing 500      routing.ts with 500 resources
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** Each benchmark: its file in spec/bench/ and what it measures. */
+const BENCHMARKS: Record<string, { readonly file: string; readonly about: string }> = {
+  export: { file: 'export-memory.ts', about: 'exportCsv peak memory and time against findAll, N rows' },
+  routing: { file: 'routing.ts', about: 'requests with 500 resources registered against 1' },
+};
+
+function run(name: string, args: readonly string[]): void {
+  const bench = BENCHMARKS[name]!;
+  const file = fileURLToPath(new URL(bench.file, import.meta.url));
+  const { status } = spawnSync(process.execPath, ['--import', 'tsx', file, 'run', ...args], { stdio: 'inherit' });
+  if (status !== 0) process.exit(status ?? 1);
+}
+
+const [first, ...rest] = process.argv.slice(2);
+if (first === undefined) {
+  for (const name of Object.keys(BENCHMARKS)) run(name, []);
+} else if (/^\d+$/.test(first)) {
+  run('export', [first, ...rest]);
+} else if (first in BENCHMARKS) {
+  run(first, rest);
+} else {
+  console.error(`Unknown benchmark '${first}'. Run one of:`);
+  for (const [name, { about }] of Object.entries(BENCHMARKS)) console.error(`  npm run bench -- ${name.padEnd(8)} ${about}`);
+  process.exit(2);
+}
