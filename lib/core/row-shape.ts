@@ -17,8 +17,8 @@ export type RowShape =
 /** What the planner reads of a Sequelize model besides its attributes: the flags Sequelize keeps on the class. */
 export interface ShapeModel extends AttributeSource {
   readonly options?: { readonly getterMethods?: Readonly<Record<string, unknown>> | undefined } | undefined;
-  /** True when an attribute has a `get` or the model `getterMethods` (Sequelize sets it on init). */
-  readonly _hasCustomGetters?: number | boolean | undefined;
+  /** Sequelize keeps the getters (attribute `get`s and `getterMethods`) on the prototype when the model is initialised. */
+  readonly prototype?: { readonly _customGetters?: Readonly<Record<string, unknown>> | undefined } | undefined;
   readonly _hasVirtualAttributes?: boolean | undefined;
 }
 
@@ -46,11 +46,15 @@ const RAW_KINDS: ReadonlySet<ValueKind> = new Set(['integer', 'number', 'boolean
 export function planRowShape(model: ShapeModel, visible: ReadonlySet<string>, dialect: string, method: string, customToJSON: boolean): RowShape {
   if (method !== 'toJSON') return { path: 'instance', reason: `search.method is ${method}` };
   if (customToJSON) return { path: 'instance', reason: 'the model overrides toJSON' };
-  if (model._hasCustomGetters || Object.keys(model.options?.getterMethods ?? {}).length > 0) return { path: 'instance', reason: 'the model has getters' };
+  const getters = { ...model.options?.getterMethods, ...model.prototype?._customGetters };
+  const attributeGetters = Object.values(model.getAttributes()).some((definition) => typeof (definition as { get?: unknown }).get === 'function');
+  if (Object.keys(getters).length > 0 || attributeGetters) return { path: 'instance', reason: 'the model has getters' };
   if (model._hasVirtualAttributes) return { path: 'instance', reason: 'the model has VIRTUAL attributes' };
   const converted = CONVERTED[dialect];
   if (converted === undefined) return { path: 'instance', reason: `raw rows are not checked on ${dialect}` };
   const attributes = Object.entries(model.getAttributes()).filter(([name]) => visible.has(name));
+  const virtual = Object.entries(model.getAttributes()).find(([, definition]) => (definition.type as { key?: string } | undefined)?.key === 'VIRTUAL');
+  if (virtual !== undefined) return { path: 'instance', reason: `${virtual[0]} is VIRTUAL` };
   const unread = attributes.find(([, definition]) => !RAW_KINDS.has(kindOf(definition)));
   if (unread !== undefined) return { path: 'instance', reason: `${unread[0]} is of a type raw rows may not give as an instance does` };
   return {
