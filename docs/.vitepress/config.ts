@@ -41,6 +41,7 @@ export default defineConfig({
             { text: 'Configuration', link: '/guide/configuration' },
             { text: 'Errors', link: '/guide/errors' },
             { text: 'Databases and scaling out', link: '/guide/databases' },
+            { text: 'Performance', link: '/guide/performance' },
             { text: 'OpenAPI and the explorer', link: '/guide/openapi' },
           ],
         },

@@ -14,7 +14,6 @@ import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { DataTypes, Sequelize, type Model, type ModelStatic } from 'sequelize';
-import { crud, resource } from '../../lib/index.js';
 
 type Dialect = 'sqlite' | 'postgres';
 type Side = 'floor' | 'library';
@@ -142,6 +141,8 @@ async function floor(dialect: Dialect): Promise<void> {
 
 /** The library: one resource, registered as an app would. */
 async function library(dialect: Dialect): Promise<void> {
+  // BENCH_LIB=<dir> serves another copy of lib/ (say, an earlier commit's, from `git archive`) for a before/after figure.
+  const { crud, resource } = (await import(process.env['BENCH_LIB'] ?? '../../lib/index.js')) as typeof import('../../lib/index.js');
   const sequelize = connect(dialect);
   const Product = define(sequelize);
   const router = new Router();
@@ -173,7 +174,8 @@ function start(side: Side, dialect: Dialect): Promise<Server> {
   });
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+/** Replaced each round: a pooled socket must never outlive the server it was opened to. */
+let agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
 
 function get(port: number, path: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -254,6 +256,8 @@ async function run(rounds: number, seconds: number, only: Dialect | undefined): 
           for (const side of order) samples[workload][side].push(await load(servers[side].port, path, seconds));
         }
       } finally {
+        agent.destroy();
+        agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
         servers.floor.child.kill();
         servers.library.child.kill();
       }
