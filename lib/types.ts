@@ -95,15 +95,15 @@ export interface ActionConfig {
 }
 
 /**
- * Resolved configuration, keyed like the spec's `toolkit.fast-crud.*` table.
- * A new key slots in by adding it here and to `DEFAULT_CONFIG`; `resolveConfig` checks it by its default's type.
- */
-/**
  * How search counts the matching rows (`search.count`).
  * @example const count: SearchCount = 'estimate';
  */
 export type SearchCount = 'exact' | 'none' | 'estimate';
 
+/**
+ * Resolved configuration, keyed like the spec's `toolkit.fast-crud.*` table.
+ * A new key slots in by adding it here and to `DEFAULT_CONFIG`; `resolveConfig` checks it by its default's type.
+ */
 export interface FastCrudConfig {
   readonly global: {
     readonly validation: {
