@@ -95,6 +95,12 @@ export interface ActionConfig {
 }
 
 /**
+ * How search counts the matching rows (`search.count`).
+ * @example const count: SearchCount = 'estimate';
+ */
+export type SearchCount = 'exact' | 'none' | 'estimate';
+
+/**
  * Resolved configuration, keyed like the spec's `toolkit.fast-crud.*` table.
  * A new key slots in by adding it here and to `DEFAULT_CONFIG`; `resolveConfig` checks it by its default's type.
  */
@@ -122,6 +128,14 @@ export interface FastCrudConfig {
     readonly per_page: number;
     /** Largest page size a request may ask for. */
     readonly max_per_page: number;
+    /**
+     * How `meta.pagination` counts the matching rows: `'exact'` (a COUNT query, the default), `'none'`
+     * (no count: `hasMore` from reading one row more than the page), or `'estimate'` (PostgreSQL's
+     * planner estimate when it is at least `count_threshold`, else exact; exact on other databases).
+     */
+    readonly count: SearchCount;
+    /** With `count: 'estimate'`: the estimate below which the exact count is run instead. */
+    readonly count_threshold: number;
   };
   readonly create: Omit<ActionConfig, 'find_field'>;
   readonly read: ActionConfig;

@@ -8,6 +8,7 @@ import { singleParam } from '../core/query-params.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope, type Answers } from '../resource/scope.js';
 import type { FastCrudConfig, OptionsError, Reply } from '../types.js';
+import { rawRows } from '../execute/raw-select.js';
 import { tableHasColumn } from '../execute/table.js';
 import { queryStage } from './stages.js';
 
@@ -27,7 +28,7 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
     return answerOptionsError(answers, config, { _tag: 'columnNotFound', field: undeclared });
   }
   const query = await queryStage(scope, 'options', 'modifyOptionsQuery', planned.right);
-  const rows = formatOptions((await model.findAll(query)) as unknown as Record<string, unknown>[]);
+  const rows = formatOptions(query.raw === true ? await rawRows(model, query) : ((await model.findAll(query)) as unknown as Record<string, unknown>[]));
   const items = (await scope.hook('afterOptions', rows)) ?? rows;
   return answers.answerSuccess(items, config.options.http_status);
 }

@@ -8,8 +8,10 @@ import { parseBrackets } from '../core/qs-limits.js';
 import { planSearch, type SearchRequest } from '../core/search-plan.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
+import type { RowShape } from '../core/row-shape.js';
+import { estimateCount, hasFindHooks, rawCount, rawPage } from '../execute/raw-select.js';
 import type { FailItem, Reply, SearchPlan } from '../types.js';
-import { serialize } from './records.js';
+import { serializerFor } from './records.js';
 import { queryStage, rowsStage } from './stages.js';
 
 /**
@@ -67,8 +69,19 @@ export function planRequest(controller: BaseController, paginate: boolean): Prom
 }
 
 /**
+ * Internal: a Koa `ctx.state` key; `'instance'` makes search read model instances even where the
+ * fast path applies. The fast-path test compares the two replies byte for byte.
+ */
+export const FORCE_SEARCH_PATH: unique symbol = Symbol('koa-fast-crud: force the search path');
+
+/** Internal: the `ctx.state` key search writes the path it took to (`'raw'` or `'instance'`), for the tests. */
+export const SEARCH_PATH_TAKEN: unique symbol = Symbol('koa-fast-crud: the search path taken');
+
+/**
  * Serves `GET <uri>`: filters, term search, sort and pagination, with the hooks `modifyFilters`,
- * `modifySearchQuery` and `afterSearch`.
+ * `modifySearchQuery` and `afterSearch`. Rows are read raw, of the visible attributes only, when
+ * the model and the query allow it (see `planRowShape`), else as model instances; the count is
+ * `search.count`'s: exact, none (`hasMore`), or PostgreSQL's estimate.
  * @example const reply = await searchAction(resourceScope(bound, ctx));
  */
 export async function searchAction(scope: ActionScope): Promise<Reply> {
@@ -77,12 +90,52 @@ export async function searchAction(scope: ActionScope): Promise<Reply> {
   const plan = planned.right;
   const { model, config } = scope;
   const query = await queryStage(scope, 'search', 'modifySearchQuery', compileSearch(model, plan, scope.resource.deletedAt, relationSettings(scope)));
-  const { rows, count } = await model.findAndCountAll({ ...query, distinct: true });
-  const serialized = rows.map((row) => serialize(scope, row, config.search.method));
-  const data = await rowsStage(scope, 'search', (await scope.hook('afterSearch', serialized)) ?? serialized);
-  const perPage = plan.page?.perPage ?? Math.max(count, 1);
-  const pagination = { current: plan.page?.page ?? 1, perPage, pagesCount: Math.max(1, Math.ceil(count / perPage)), count };
+  const shape = fastShape(scope, query);
+  const counting = config.search.count;
+  const page = plan.page;
+  // Without a count, one row past the page tells whether there is a next one.
+  const read = counting === 'none' && page !== null ? { ...query, limit: page.perPage + 1 } : query;
+  const [records, count] = await Promise.all([
+    shape === undefined ? model.findAll(read).then((rows) => rows.map(serializerFor(scope, config.search.method))) : rawPage(model, read, shape),
+    counting === 'none' ? undefined : countRows(scope, query, shape !== undefined, counting === 'estimate'),
+  ]);
+  const hasMore = page !== null && records.length > page.perPage;
+  const rows = hasMore ? records.slice(0, page.perPage) : records;
+  const data = await rowsStage(scope, 'search', (await scope.hook('afterSearch', rows)) ?? rows);
+  const current = page?.page ?? 1;
+  if (count === undefined) return scope.answers.answerSuccess(data, config.search.http_status, { pagination: { current, perPage: page?.perPage ?? Math.max(rows.length, 1), hasMore } });
+  const perPage = page?.perPage ?? Math.max(count.value, 1);
+  const pagination = { current, perPage, pagesCount: Math.max(1, Math.ceil(count.value / perPage)), count: count.value, ...(count.estimated && { estimated: true }) };
   return scope.answers.answerSuccess(data, config.search.http_status, { pagination });
+}
+
+/** The raw row shape when this request may take the fast path: the model allows it, and no hook or plugin asked for includes, attributes or raw rows of its own. */
+function fastShape(scope: ActionScope, query: FindOptions): RawShape | undefined {
+  const state = scope.ctx.state as Record<symbol, unknown> | undefined;
+  const shape = scope.resource.searchShape;
+  const includes = query.include !== undefined && (!Array.isArray(query.include) || query.include.length > 0);
+  const fast =
+    shape.path === 'raw' && state?.[FORCE_SEARCH_PATH] !== 'instance' && scope.config.search.method === 'toJSON' && !includes &&
+    query.attributes === undefined && query.raw === undefined && query.group === undefined && !hasFindHooks(scope.model);
+  if (state !== undefined) state[SEARCH_PATH_TAKEN] = fast ? 'raw' : 'instance';
+  return fast ? (shape as RawShape) : undefined;
+}
+
+type RawShape = Extract<RowShape, { path: 'raw' }>;
+
+/**
+ * The count of the matching rows: DISTINCT only when includes may repeat rows; with `estimate` on
+ * PostgreSQL, the planner's estimate when it reaches `search.count_threshold`.
+ */
+async function countRows(scope: ActionScope, query: FindOptions, raw: boolean, estimate: boolean): Promise<{ value: number; estimated: boolean }> {
+  const { model, config } = scope;
+  const includes = query.include !== undefined && (!Array.isArray(query.include) || query.include.length > 0);
+  if (estimate && !includes) {
+    const estimated = await estimateCount(model, query);
+    if (estimated !== undefined && estimated >= config.search.count_threshold) return { value: estimated, estimated: true };
+  }
+  const value = raw ? await rawCount(model, query) : await model.count({ ...query, distinct: includes });
+  return { value, estimated: false };
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Configuration: the spec's defaults, and the one check that merges and validates what users pass. */
 import * as E from 'fp-ts/lib/Either.js';
-import type { ConfigError, FastCrudConfig } from '../types.js';
+import type { ConfigError, FastCrudConfig, SearchCount } from '../types.js';
 import { isPlainIdentifier } from './columns.js';
 import { isHttpStatus } from './http-status.js';
 
@@ -11,7 +11,7 @@ import { isHttpStatus } from './http-status.js';
 export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
   global: { validation: { http_status: 400 }, find_field: 'id', find_field_is_uuid: true, body_limit: 1_048_576 },
   options: { http_status: 200, default_value: 'id' },
-  search: { http_status: 200, method: 'toJSON', per_page: 40, max_per_page: 500 },
+  search: { http_status: 200, method: 'toJSON', per_page: 40, max_per_page: 500, count: 'exact', count_threshold: 100_000 },
   create: { http_status: 201, method: 'toJSON' },
   read: { http_status: 200, method: 'toJSON', find_field: null },
   update: { http_status: 200, method: 'toJSON', find_field: null },
@@ -61,6 +61,8 @@ export function formatConfigError(error: ConfigError): string {
 
 type Node = Readonly<Record<string, unknown>>;
 
+const SEARCH_COUNTS: readonly SearchCount[] = ['exact', 'none', 'estimate'];
+
 /** Checks `input` against the shape of `schema` (DEFAULT_CONFIG's node) and merges it over `base`. */
 function mergeNode(schema: Node, base: Node, input: unknown, path: readonly string[]): E.Either<ConfigError, Node> {
   if (input === undefined) return E.right(base);
@@ -84,6 +86,7 @@ function mergeKey(schema: Node, base: Node, key: string, value: unknown, path: r
 
 function checkLeaf(key: string, fallback: unknown, value: unknown, path: readonly string[]): E.Either<ConfigError, unknown> {
   if (key === 'http_status') return isHttpStatus(value) ? E.right(value) : invalid(path, value, 'an HTTP status code');
+  if (key === 'count') return SEARCH_COUNTS.includes(value as SearchCount) ? E.right(value) : invalid(path, value, `one of ${SEARCH_COUNTS.join(', ')}`);
   if (typeof fallback === 'string' || fallback === null) {
     if (value === null && fallback === null) return E.right(value);
     return typeof value === 'string' && isPlainIdentifier(value) ? E.right(value) : invalid(path, value, 'a plain identifier');

@@ -87,10 +87,19 @@ const SHARED_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   },
   JSendError: { type: 'object', required: ['status', 'message'], properties: { status: { const: 'error' }, message: { type: 'string' } } },
   OptionItem: { type: 'object', required: ['label', 'value'], properties: { label: {}, value: {} } },
+  // With search.count 'exact' or 'estimate': current, perPage, pagesCount, count (and estimated when
+  // the count is PostgreSQL's estimate); with 'none': current, perPage, hasMore.
   Pagination: {
     type: 'object',
-    required: ['current', 'perPage', 'pagesCount', 'count'],
-    properties: { current: { type: 'integer' }, perPage: { type: 'integer' }, pagesCount: { type: 'integer' }, count: { type: 'integer' } },
+    required: ['current', 'perPage'],
+    properties: {
+      current: { type: 'integer' },
+      perPage: { type: 'integer' },
+      pagesCount: { type: 'integer' },
+      count: { type: 'integer' },
+      estimated: { type: 'boolean', description: 'true when count is the database planner\'s estimate (search.count: estimate)' },
+      hasMore: { type: 'boolean', description: 'with search.count: none, instead of count and pagesCount: whether a next page has rows' },
+    },
   },
 };
 

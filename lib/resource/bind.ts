@@ -1,8 +1,9 @@
 /** bindResource: a resource resolved against one configuration and checked, once, when `crud` registers it. */
-import type { Model, ModelStatic } from 'sequelize';
+import { Model as SequelizeModel, type Model, type ModelStatic } from 'sequelize';
 import { findColumn } from '../core/columns.js';
 import { resolvePolicy } from '../core/field-policy.js';
 import { resolveRelations } from '../core/relation-policy.js';
+import { planRowShape, type RowShape, type ShapeModel } from '../core/row-shape.js';
 import type { RelationModel } from '../core/relation-paths.js';
 import { checkResource, type ModelShape } from '../core/resource-check.js';
 import { isStandardSchema } from '../core/standard-schema.js';
@@ -39,6 +40,8 @@ export interface BoundResource<M extends Model = Model> {
   readonly plugins: readonly CrudPlugin[];
   /** The declarations it was bound from, as one string: the class form compares a request's with it. */
   readonly declarationKey: string;
+  /** How search reads rows: raw rows of the visible attributes (the fast path), or instances, and why. */
+  readonly searchShape: RowShape;
 }
 
 /**
@@ -98,7 +101,13 @@ export function unsafeBindResource<M extends Model>(
     hooks: spec.hooks ?? {},
     plugins: all,
     declarationKey: declarationKey(resource),
+    searchShape: planRowShape(model as unknown as ShapeModel, policy.visible, model.sequelize.getDialect(), config.search.method, hasCustomToJSON(model)),
   });
+}
+
+/** True when the model's class (or one between it and Sequelize's Model) defines its own `toJSON`. */
+function hasCustomToJSON(model: ModelStatic<Model>): boolean {
+  return (model.prototype as { toJSON: unknown }).toJSON !== SequelizeModel.prototype.toJSON;
 }
 
 /** A problem for each validation schema that is not a Standard Schema of version 1. */

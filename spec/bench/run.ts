@@ -3,20 +3,24 @@
  * one. A number as the first argument is the export benchmark's row count, as before:
  *   npm run bench -- 1000000          export-memory.ts with 1,000,000 rows
  *   npm run bench -- routing 500      routing.ts with 500 resources
+ *   npm run bench -- search-options   search-options.ts: search and options against a hand-written floor
+ *   npm run bench -- count 1000000    count-strategies.ts: search.count exact, none and estimate
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** Each benchmark: its file in spec/bench/ and what it measures. */
-const BENCHMARKS: Record<string, { readonly file: string; readonly about: string }> = {
-  export: { file: 'export-memory.ts', about: 'exportCsv peak memory and time against findAll, N rows' },
-  routing: { file: 'routing.ts', about: 'requests with 500 resources registered against 1' },
+/** Each benchmark: its file in spec/bench/, what it measures, and the arguments it takes first. */
+const BENCHMARKS: Record<string, { readonly file: string; readonly about: string; readonly lead: readonly string[] }> = {
+  export: { file: 'export-memory.ts', about: 'exportCsv peak memory and time against findAll, N rows', lead: ['run'] },
+  routing: { file: 'routing.ts', about: 'requests with 500 resources registered against 1', lead: ['run'] },
+  'search-options': { file: 'search-options.ts', about: 'search and options against a floor server (driver + hand-written SQL)', lead: ['run'] },
+  count: { file: 'count-strategies.ts', about: 'search.count exact, none and estimate on N rows', lead: [] },
 };
 
 function run(name: string, args: readonly string[]): void {
   const bench = BENCHMARKS[name]!;
   const file = fileURLToPath(new URL(bench.file, import.meta.url));
-  const { status } = spawnSync(process.execPath, ['--import', 'tsx', file, 'run', ...args], { stdio: 'inherit' });
+  const { status } = spawnSync(process.execPath, ['--import', 'tsx', file, ...bench.lead, ...args], { stdio: 'inherit' });
   if (status !== 0) process.exit(status ?? 1);
 }
 
@@ -29,6 +33,6 @@ if (first === undefined) {
   run(first, rest);
 } else {
   console.error(`Unknown benchmark '${first}'. Run one of:`);
-  for (const [name, { about }] of Object.entries(BENCHMARKS)) console.error(`  npm run bench -- ${name.padEnd(8)} ${about}`);
+  for (const [name, { about }] of Object.entries(BENCHMARKS)) console.error(`  npm run bench -- ${name.padEnd(14)} ${about}`);
   process.exit(2);
 }

@@ -265,8 +265,12 @@ export interface components {
         Pagination: {
             current: number;
             perPage: number;
-            pagesCount: number;
-            count: number;
+            pagesCount?: number;
+            count?: number;
+            /** @description true when count is the database planner's estimate (search.count: estimate) */
+            estimated?: boolean;
+            /** @description with search.count: none, instead of count and pagesCount: whether a next page has rows */
+            hasMore?: boolean;
         };
         Category: {
             /** Format: uuid */

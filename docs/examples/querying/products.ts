@@ -46,6 +46,14 @@ crud(router, 'products', ProductController, {
 });
 // #endregion config
 
+// #region count-none
+// The same products as a feed without a COUNT: meta.pagination is { current, perPage, hasMore }.
+crud(router, 'products-feed', ProductController, {
+  only: ['search'],
+  config: { search: { count: 'none' } },
+});
+// #endregion count-none
+
 export const app = new Koa()
   .use(async (ctx, next) => {
     // Stands in for an auth middleware.

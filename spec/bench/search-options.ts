@@ -1,0 +1,288 @@
+/**
+ * Benchmark: search and options of koa-fast-crud against a floor server written here (Koa + the raw
+ * driver + hand-written SQL + JSON.stringify), the fastest this stack can answer the same requests.
+ * 10,000 products (9,000 live); each round starts a fresh process per side, checks that both answer
+ * the same bytes, then loads them in turn (A, B, B, A, …) with 32 keep-alive connections from this
+ * process. Prints, per workload, the throughput ratio library/floor and the server CPU per request.
+ *   npm run bench -- search-options [rounds] [seconds]   (SQLite file under .tmp/; PostgreSQL too when FAST_CRUD_PG_URL answers)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { DataTypes, Sequelize, type Model, type ModelStatic } from 'sequelize';
+
+type Dialect = 'sqlite' | 'postgres';
+type Side = 'floor' | 'library';
+
+const SQLITE_FILE = '.tmp/bench-search-options.sqlite';
+const PG_URL = process.env['FAST_CRUD_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const POOL = 5;
+const ROWS = 10_000;
+const LIVE = 9_000;
+const WORKLOADS = {
+  options: '/products/options?label=name',
+  search: '/products?page=5&sort=-price,name',
+} as const;
+type Workload = keyof typeof WORKLOADS;
+/** BENCH_ONLY=search (or options) runs one workload, e.g. to profile it alone. */
+const RUN: Workload[] = (Object.keys(WORKLOADS) as Workload[]).filter((w) => process.env['BENCH_ONLY'] === undefined || process.env['BENCH_ONLY'] === w);
+
+const connect = (dialect: Dialect) =>
+  dialect === 'sqlite'
+    ? new Sequelize({ dialect: 'sqlite', storage: SQLITE_FILE, logging: false, pool: { max: 1 } })
+    : new Sequelize(PG_URL, { logging: false, pool: { max: POOL } });
+
+function define(sequelize: Sequelize): ModelStatic<Model> {
+  return sequelize.define(
+    'BenchProduct',
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true },
+      sku: { type: DataTypes.STRING(20), allowNull: false },
+      name: { type: DataTypes.STRING(80), allowNull: false },
+      price: { type: DataTypes.DECIMAL(10, 2), allowNull: false },
+      stock: { type: DataTypes.INTEGER, allowNull: false },
+      created_at: { type: DataTypes.DATE, allowNull: false },
+      deleted_at: { type: DataTypes.DATE, allowNull: true },
+    },
+    { tableName: 'bench_products', timestamps: false },
+  );
+}
+
+async function fill(dialect: Dialect): Promise<void> {
+  const sequelize = connect(dialect);
+  const Product = define(sequelize);
+  await Product.sync({ force: true });
+  const start = Date.UTC(2024, 0, 1);
+  const rows = Array.from({ length: ROWS }, (_, i) => {
+    const n = i + 1;
+    return {
+      id: n,
+      sku: `SKU-${n}`,
+      name: `Product ${(n * 7919) % ROWS} ${n}`,
+      price: ((n * 104_729) % 50_000) / 100,
+      stock: n % 97,
+      created_at: new Date(start + n * 60_000),
+      deleted_at: n % 10 === 0 ? new Date(start) : null,
+    };
+  });
+  for (let i = 0; i < rows.length; i += 1000) await Product.bulkCreate(rows.slice(i, i + 1000), { validate: false, hooks: false });
+  if ((await Product.count({ where: { deleted_at: null } })) !== LIVE) throw new Error('fill: wrong live count');
+  await sequelize.close();
+}
+
+/** Answers `/__cpu` with the process's CPU time in microseconds, so the runner can measure per-request cost. */
+function cpuRoute(app: Koa): void {
+  app.use(async (ctx, next) => {
+    if (ctx.path !== '/__cpu') return next();
+    const { user, system } = process.cpuUsage();
+    ctx.body = { cpu: user + system };
+  });
+}
+
+async function listen(app: Koa): Promise<void> {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  // Exit normally on kill, so `node --cpu-prof` writes its profile.
+  process.once('SIGTERM', () => process.exit(0));
+  process.stdout.write(`${JSON.stringify({ port: (server.address() as { port: number }).port })}\n`);
+}
+
+const SEARCH_SQL = (q: (name: string) => string) =>
+  `SELECT ${['id', 'sku', 'name', 'price', 'stock', 'created_at', 'deleted_at'].map(q).join(', ')} FROM ${q('bench_products')} WHERE ${q('deleted_at')} IS NULL ORDER BY ${q('price')} DESC, ${q('name')} ASC, ${q('id')} ASC LIMIT 40 OFFSET 160`;
+const COUNT_SQL = (q: (name: string) => string) => `SELECT count(*) AS ${q('count')} FROM ${q('bench_products')} WHERE ${q('deleted_at')} IS NULL`;
+const OPTIONS_SQL = (q: (name: string) => string) =>
+  `SELECT ${q('id')} AS ${q('value')}, ${q('name')} AS ${q('label')} FROM ${q('bench_products')} WHERE ${q('deleted_at')} IS NULL ORDER BY ${q('name')} ASC`;
+
+/** The floor: the driver, the SQL above, JSON.stringify. */
+async function floor(dialect: Dialect): Promise<void> {
+  let all: (sql: string) => Promise<Record<string, unknown>[]>;
+  let date: (value: unknown) => unknown;
+  if (dialect === 'sqlite') {
+    const sqlite3 = (await import('sqlite3')).default;
+    const db = new sqlite3.Database(SQLITE_FILE);
+    all = (sql) => new Promise((resolve, reject) => db.all(sql, (error: Error | null, rows: Record<string, unknown>[]) => (error ? reject(error) : resolve(rows))));
+    date = (value) => (value === null ? null : new Date(value as string).toISOString());
+  } else {
+    // pg ships no types; this is all the floor uses of it.
+    const driver = 'pg';
+    const pg = (await import(driver)).default as { Pool: new (options: object) => { query(sql: string): Promise<{ rows: unknown[] }> } };
+    const pool = new pg.Pool({ connectionString: PG_URL, max: POOL });
+    all = async (sql) => (await pool.query(sql)).rows as Record<string, unknown>[];
+    date = (value) => value;
+  }
+  const q = (name: string) => `"${name}"`;
+  const search = SEARCH_SQL(q);
+  const count = COUNT_SQL(q);
+  const options = OPTIONS_SQL(q);
+  const app = new Koa();
+  cpuRoute(app);
+  app.use(async (ctx) => {
+    if (ctx.path === '/products/options') {
+      const rows = await all(options);
+      ctx.type = 'application/json';
+      ctx.body = JSON.stringify({ status: 'success', data: rows.map((row) => ({ label: row['label'], value: row['value'] })), meta: {} });
+    } else if (ctx.path === '/products') {
+      const [rows, counted] = await Promise.all([all(search), all(count)]);
+      for (const row of rows) {
+        row['created_at'] = date(row['created_at']);
+        row['deleted_at'] = date(row['deleted_at']);
+      }
+      const total = Number(counted[0]!['count']);
+      ctx.type = 'application/json';
+      ctx.body = JSON.stringify({ status: 'success', data: rows, meta: { pagination: { current: 5, perPage: 40, pagesCount: Math.ceil(total / 40), count: total } } });
+    }
+  });
+  await listen(app);
+}
+
+/** The library: one resource, registered as an app would. */
+async function library(dialect: Dialect): Promise<void> {
+  // BENCH_LIB=<dir> serves another copy of lib/ (say, an earlier commit's, from `git archive`) for a before/after figure.
+  const { crud, resource } = (await import(process.env['BENCH_LIB'] ?? '../../lib/index.js')) as typeof import('../../lib/index.js');
+  const sequelize = connect(dialect);
+  const Product = define(sequelize);
+  const router = new Router();
+  crud(router, 'products', resource(Product, { policy: { fillable: 'all' }, actions: ['search', 'options'] }));
+  const app = new Koa();
+  cpuRoute(app);
+  app.use(router.routes()).use(router.allowedMethods());
+  await listen(app);
+}
+
+// ---------------------------------------------------------------- runner
+
+interface Server {
+  readonly child: ChildProcess;
+  readonly port: number;
+}
+
+function start(side: Side, dialect: Dialect): Promise<Server> {
+  const profile = process.env['BENCH_CPU_PROF'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF']}`];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', fileURLToPath(import.meta.url), side, dialect], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line !== undefined) resolve({ child, port: (JSON.parse(line) as { port: number }).port });
+    });
+    child.once('exit', (code) => reject(new Error(`${side} server exited with ${code}`)));
+  });
+}
+
+/** Replaced each round: a pooled socket must never outlive the server it was opened to. */
+let agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+
+function get(port: number, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`${path}: ${res.statusCode} ${Buffer.concat(chunks).toString('utf8')}`))));
+      })
+      .on('error', reject);
+  });
+}
+
+const cpu = async (port: number) => (JSON.parse(await get(port, '/__cpu')) as { cpu: number }).cpu;
+
+interface Sample {
+  readonly rps: number;
+  /** Server CPU per request, in milliseconds. */
+  readonly cpuMs: number;
+}
+
+/** 32 connections, each sending the next request when the last is answered, for `seconds`. */
+async function load(port: number, path: string, seconds: number): Promise<Sample> {
+  const before = await cpu(port);
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (performance.now() < until) {
+        await get(port, path);
+        done += 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  const after = await cpu(port);
+  return { rps: done / elapsed, cpuMs: (after - before) / 1000 / done };
+}
+
+async function warm(port: number, path: string): Promise<void> {
+  const until = performance.now() + 1000;
+  while (performance.now() < until) await Promise.all(Array.from({ length: 8 }, () => get(port, path)));
+}
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function pgReachable(): Promise<boolean> {
+  const sequelize = new Sequelize(PG_URL, { logging: false, dialectOptions: { connectionTimeoutMillis: 2000 } });
+  try {
+    await sequelize.authenticate();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sequelize.close();
+  }
+}
+
+async function run(rounds: number, seconds: number, only: Dialect | undefined): Promise<void> {
+  mkdirSync('.tmp', { recursive: true });
+  const dialects: Dialect[] = only !== undefined ? [only] : (await pgReachable()) ? ['sqlite', 'postgres'] : ['sqlite'];
+  console.log(`search/options benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  for (const dialect of dialects) {
+    await fill(dialect);
+    const samples: Record<Workload, Record<Side, Sample[]>> = { options: { floor: [], library: [] }, search: { floor: [], library: [] } };
+    for (let round = 0; round < rounds; round += 1) {
+      const servers = { floor: await start('floor', dialect), library: await start('library', dialect) };
+      try {
+        for (const workload of RUN) {
+          const path = WORKLOADS[workload];
+          const [a, b] = await Promise.all([get(servers.floor.port, path), get(servers.library.port, path)]);
+          if (a !== b) throw new Error(`${dialect} ${workload}: the answers differ\nfloor:   ${a.slice(0, 400)}\nlibrary: ${b.slice(0, 400)}`);
+          await warm(servers.floor.port, path);
+          await warm(servers.library.port, path);
+          // A, B then B, A: neither side always runs first.
+          const order: Side[] = round % 2 === 0 ? ['floor', 'library'] : ['library', 'floor'];
+          for (const side of order) samples[workload][side].push(await load(servers[side].port, path, seconds));
+        }
+      } finally {
+        agent.destroy();
+        agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+        servers.floor.child.kill();
+        servers.library.child.kill();
+      }
+    }
+    console.log(`\n${dialect}, ${ROWS} products (${LIVE} live), ${rounds} rounds of ${seconds} s per side, 32 connections`);
+    for (const workload of RUN) {
+      const { floor: f, library: l } = samples[workload];
+      const ratios = l.map((sample, i) => sample.rps / f[i]!.rps);
+      const cpuRatios = l.map((sample, i) => f[i]!.cpuMs / sample.cpuMs);
+      console.log(
+        `  ${workload.padEnd(8)} ${WORKLOADS[workload]}\n` +
+          `    floor   ${median(f.map((s) => s.rps)).toFixed(0).padStart(6)} req/s, ${median(f.map((s) => s.cpuMs)).toFixed(2)} ms CPU/request\n` +
+          `    library ${median(l.map((s) => s.rps)).toFixed(0).padStart(6)} req/s, ${median(l.map((s) => s.cpuMs)).toFixed(2)} ms CPU/request\n` +
+          `    ratio library/floor: throughput ${median(ratios).toFixed(2)}× (rounds ${ratios.map((r) => r.toFixed(2)).join(' ')}), CPU ${median(cpuRatios).toFixed(2)}×`,
+      );
+    }
+  }
+  console.log(`\nload average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  agent.destroy();
+}
+
+const [mode = 'run', ...args] = process.argv.slice(2);
+// tsx turns source maps on; an app in production runs compiled JavaScript without them, and with
+// them every Error.stack Sequelize reads (one per SQLite query) costs a source-map lookup.
+if (mode !== 'run') process.setSourceMapsEnabled(false);
+if (mode === 'floor') await floor(args[0] as Dialect);
+else if (mode === 'library') await library(args[0] as Dialect);
+else await run(Number(args[0] ?? 3), Number(args[1] ?? 3), args[2] as Dialect | undefined);

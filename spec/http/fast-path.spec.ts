@@ -1,0 +1,158 @@
+/**
+ * The search fast path is honest: for random models (with and without getters, VIRTUAL attributes,
+ * a custom toJSON or search.method, hidden fields, JSON columns, includes), the reply read from raw
+ * rows is byte for byte the reply read from model instances, on every database and in both forms.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import Router from '@koa/router';
+import fc from 'fast-check';
+import Koa from 'koa';
+import { DataTypes, type Model, type ModelAttributeColumnOptions, type ModelStatic } from 'sequelize';
+import { FORCE_SEARCH_PATH, SEARCH_PATH_TAKEN } from '../../lib/actions/search.js';
+import { closeAll, testDatabases } from '../support/databases.js';
+import { FORMS } from '../support/forms.js';
+import { serve, type TestServer } from '../support/http.js';
+
+const databases = await testDatabases();
+after(() => closeAll(databases));
+
+const RUNS = Number(process.env['FAST_CRUD_FAST_PATH_RUNS'] ?? 10);
+
+type Kind = 'integer' | 'decimal' | 'float' | 'string' | 'text' | 'boolean' | 'date' | 'dateonly' | 'enum' | 'uuid' | 'json';
+
+const TYPES: Record<Kind, () => ModelAttributeColumnOptions['type']> = {
+  integer: () => DataTypes.INTEGER,
+  decimal: () => DataTypes.DECIMAL(10, 2),
+  float: () => DataTypes.DOUBLE,
+  string: () => DataTypes.STRING(12),
+  text: () => DataTypes.TEXT,
+  boolean: () => DataTypes.BOOLEAN,
+  date: () => DataTypes.DATE,
+  dateonly: () => DataTypes.DATEONLY,
+  enum: () => DataTypes.ENUM('red', 'green', 'blue'),
+  uuid: () => DataTypes.UUID,
+  json: () => DataTypes.JSON,
+};
+
+const VALUES: Record<Kind, fc.Arbitrary<unknown>> = {
+  integer: fc.integer({ min: -100_000, max: 100_000 }),
+  decimal: fc.integer({ min: -99_999, max: 99_999 }).map((n) => n / 100),
+  float: fc.integer({ min: -9999, max: 9999 }).map((n) => n / 8),
+  string: fc.string({ unit: 'grapheme-ascii', maxLength: 12 }).map((s) => s.replaceAll('\u0000', '')),
+  text: fc.string({ maxLength: 30 }).map((s) => s.replaceAll('\u0000', '')),
+  boolean: fc.boolean(),
+  // Whole seconds: MariaDB's DATETIME keeps no fraction.
+  date: fc.integer({ min: 0, max: 2_000_000_000 }).map((s) => new Date(s * 1000)),
+  dateonly: fc.integer({ min: 0, max: 40_000 }).map((d) => new Date(d * 86_400_000).toISOString().slice(0, 10)),
+  enum: fc.constantFrom('red', 'green', 'blue'),
+  uuid: fc.uuid(),
+  json: fc.record({ a: fc.integer(), b: fc.string({ unit: 'grapheme-ascii', maxLength: 5 }) }),
+};
+
+interface Column {
+  readonly kind: Kind;
+  readonly nullable: boolean;
+  readonly snake: boolean;
+  readonly hidden: boolean;
+}
+
+interface Shape {
+  readonly columns: Column[];
+  readonly getter: boolean;
+  readonly virtual: boolean;
+  readonly customToJSON: boolean;
+  readonly method: boolean;
+  readonly include: boolean;
+  readonly softDelete: boolean;
+}
+
+const shapeArb: fc.Arbitrary<Shape> = fc.record({
+  columns: fc.array(
+    fc.record({ kind: fc.constantFrom(...(Object.keys(TYPES) as Kind[])), nullable: fc.boolean(), snake: fc.boolean(), hidden: fc.constantFrom(false, false, false, true) }),
+    { minLength: 1, maxLength: 6 },
+  ),
+  getter: fc.boolean(),
+  virtual: fc.boolean(),
+  customToJSON: fc.boolean(),
+  method: fc.boolean(),
+  include: fc.boolean(),
+  softDelete: fc.boolean(),
+});
+
+/** The queries each model is read with: plain, sorted, paged, filtered on nulls. */
+const QUERIES = ['', 'sort=-id', 'perPage=3&page=2', 'skipPagination=1&sort=-id', 'filter[id][gt]=2'];
+
+for (const db of databases) for (const form of FORMS) {
+  describe(`search's fast path against its instance path (${form.name} form) on ${db.dialect}`, { skip: db.skip }, () => {
+    let server: TestServer;
+    let current = new Router();
+    let Category: ModelStatic<Model>;
+    let serial = 0;
+
+    before(async () => {
+      Category = db.sequelize!.define(`Fp${form.initial}Category`, { id: { type: DataTypes.INTEGER, primaryKey: true }, name: DataTypes.STRING(20), secret: DataTypes.STRING(20) }, { tableName: `fp${form.initial}_categories`, timestamps: false });
+      await Category.sync({ force: true });
+      await Category.bulkCreate([{ id: 1, name: 'Kites', secret: 'x' }, { id: 2, name: 'Tops', secret: 'y' }]);
+      const app = new Koa();
+      app.use(async (ctx, next) => {
+        if (ctx.get('x-search-path') === 'instance') (ctx.state as Record<symbol, unknown>)[FORCE_SEARCH_PATH] = 'instance';
+        await next();
+        ctx.set('x-search-path-taken', String((ctx.state as Record<symbol, unknown>)[SEARCH_PATH_TAKEN]));
+      });
+      app.use((ctx, next) => current.routes()(ctx as never, next));
+      server = await serve(app);
+    });
+    after(() => server?.close());
+
+    it('returns byte-identical replies from raw rows and from instances, for random models', async () => {
+      await fc.assert(
+        fc.asyncProperty(shapeArb, fc.integer({ min: 0, max: 8 }), fc.nat(), async (shape, rowCount, seed) => {
+          serial += 1;
+          const name = `fp${form.initial}_m${serial}`;
+          const attributes: Record<string, ModelAttributeColumnOptions> = { id: { type: DataTypes.INTEGER, primaryKey: true }, cat_id: { type: DataTypes.INTEGER, allowNull: true } };
+          shape.columns.forEach((column, i) => {
+            attributes[`a${i}`] = { type: TYPES[column.kind](), allowNull: column.nullable || i > 0, ...(column.snake && { field: `col_${i}_x` }) };
+          });
+          if (shape.getter) {
+            attributes['a0'] = { ...attributes['a0']!, get(this: Model) { const value = this.getDataValue('a0'); return value === null ? null : `<${String(value)}>`; } };
+          }
+          if (shape.virtual) attributes['label'] = { type: DataTypes.VIRTUAL, get(this: Model) { return `#${String(this.getDataValue('id'))}`; } };
+          if (shape.softDelete) attributes['deleted_at'] = { type: DataTypes.DATE, allowNull: true };
+          const Item = db.sequelize!.define(`Fp${form.initial}Item${serial}`, attributes, { tableName: name, timestamps: false });
+          Item.belongsTo(Category, { as: 'cat', foreignKey: 'cat_id', constraints: false });
+          if (shape.customToJSON) {
+            Item.prototype.toJSON = function (this: Model) { return { ...(this.get({ plain: true }) as object), tagged: true }; };
+          }
+          (Item.prototype as unknown as Record<string, unknown>)['toPublic'] = function (this: Model) { return { public: true, ...(this.toJSON() as object) }; };
+          await Item.sync({ force: true });
+          const rows = fc.sample(
+            fc.record(Object.fromEntries(shape.columns.map((column, i) => [`a${i}`, column.nullable || i > 0 ? fc.option(VALUES[column.kind], { nil: null }) : VALUES[column.kind]]))),
+            { numRuns: rowCount, seed },
+          ).map((row, i) => ({ ...row, id: i + 1, cat_id: i % 3 === 0 ? null : (i % 2) + 1, ...(shape.softDelete && { deleted_at: i % 4 === 3 ? new Date(0) : null }) }));
+          await Item.bulkCreate(rows as never[]);
+          const hidden = shape.columns.flatMap((column, i) => (column.hidden ? [`a${i}`] : []));
+          current = new Router();
+          form.register(
+            current,
+            'items',
+            Item,
+            { policy: { fillable: 'all', hidden }, relations: { cat: { include: true, hidden: ['secret'] } } } as never,
+            { only: ['search'], ...(shape.method && { config: { search: { method: 'toPublic' } } }) },
+          );
+          const instanceOnly = shape.getter || shape.virtual || shape.customToJSON || shape.method || shape.columns.some((c, i) => c.kind === 'json' && !hidden.includes(`a${i}`));
+          for (const query of [...QUERIES, ...(shape.include ? ['include=cat', 'include=cat&sort=-id&perPage=2'] : [])]) {
+            const fast = await server.request('GET', `/items?${query}`);
+            const slow = await server.request('GET', `/items?${query}`, { headers: { 'x-search-path': 'instance' } });
+            assert.equal(fast.status, 200, `${query}: ${fast.text}`);
+            assert.equal(slow.headers.get('x-search-path-taken'), 'instance');
+            const expected = instanceOnly || query.includes('include=') ? 'instance' : 'raw';
+            assert.equal(fast.headers.get('x-search-path-taken'), expected, `${query} on ${JSON.stringify(shape)}`);
+            assert.equal(fast.text, slow.text, `${query} on ${JSON.stringify(shape)}`);
+          }
+        }),
+        { numRuns: RUNS },
+      );
+    });
+  });
+}
