@@ -80,9 +80,9 @@ describe('nearest', () => {
     fc.assert(
       fc.property(wordArb, namesArb, (name, candidates) => {
         const found = nearest(name, candidates);
-        if (found === undefined) return candidates.every((candidate) => editDistance(name.toLowerCase(), candidate.toLowerCase()) > limitOf(name));
-        const distance = editDistance(name.toLowerCase(), found.toLowerCase());
-        return candidates.every((candidate) => editDistance(name.toLowerCase(), candidate.toLowerCase()) >= distance);
+        if (found === undefined) return candidates.every((candidate) => typoDistance(name.toLowerCase(), candidate.toLowerCase()) > limitOf(name));
+        const distance = typoDistance(name.toLowerCase(), found.toLowerCase());
+        return candidates.every((candidate) => typoDistance(name.toLowerCase(), candidate.toLowerCase()) >= distance);
       }),
     );
   });
