@@ -46,7 +46,7 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
       export_csv: config.export_csv.http_status, read: config.read.http_status, update: config.update.http_status,
       delete: config.delete.http_status, soft_delete: config.soft_delete.http_status, restore: config.restore.http_status,
     };
-    const plan = planRoutes(resource.Controller, resource);
+    const plan = planRoutes(resource.Controller, { ...resource, optionsPermission: resource.optionsPermission ?? config.options.permission });
     for (const def of plan) {
       const path = `/${def.path.replace(/\{(\w+):uuid\}/g, '{$1}')}`;
       // update and restore answer several verbs: their ids carry the verb to stay unique.

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { DataTypes, type Model, type Sequelize } from 'sequelize';
+import type { Can, ResourceSpec } from '../../lib/index.js';
+import { closeAll, testDatabases } from '../support/databases.js';
+import { FORMS } from '../support/forms.js';
+import { serve, type TestServer } from '../support/http.js';
+
+const databases = await testDatabases();
+after(() => closeAll(databases));
+
+/**
+ * The items table holds `api_token`, which the Item model does not declare (the probe's
+ * `value=api_token`). Table and model names start with `prefix` (`hdc`, `hdr`).
+ */
+function defineModels(sequelize: Sequelize, prefix: string) {
+  const columns = {
+    id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+    name: { type: DataTypes.STRING(60), allowNull: false },
+    role: { type: DataTypes.STRING(20), allowNull: true },
+    startsAt: { type: DataTypes.DATE, allowNull: true },
+    day: { type: DataTypes.DATEONLY, allowNull: true },
+  };
+  const table = { tableName: `${prefix}_items`, underscored: true, timestamps: false };
+  const ItemTable = sequelize.define(`${prefix}ItemTable`, { ...columns, apiToken: DataTypes.STRING(40) }, table);
+  const Item = sequelize.define(`${prefix}Item`, columns, table);
+  return { ItemTable, Item };
+}
+
+const spec: ResourceSpec<Model> = { policy: { fillable: ['name', 'startsAt', 'day'] } };
+
+/** Grants only the abilities listed in the `x-grant` header (comma-separated). */
+const can: Can = (ctx, ability) => String(ctx.get('x-grant')).split(',').includes(ability);
+
+for (const db of databases) for (const form of FORMS) {
+  describe(`hardening switches (${form.name} form) on ${db.dialect}`, { skip: db.skip }, () => {
+    const prefix = `hd${form.initial}`;
+    let server: TestServer;
+    const errors: unknown[] = [];
+
+    before(async () => {
+      const { ItemTable, Item } = defineModels(db.sequelize!, prefix);
+      await ItemTable.sync({ force: true });
+      await ItemTable.bulkCreate([
+        { id: randomUUID(), name: 'Alpha', apiToken: 'secret-a' },
+        { id: randomUUID(), name: 'Beta', apiToken: 'secret-b' },
+      ]);
+      const router = new Router();
+      const guarded = { moduleName: 'shop', can };
+      form.register(router, 'spec', Item, spec, guarded);
+      form.register(router, 'permission', Item, spec, { ...guarded, config: { options: { permission: 'search' } } });
+      form.register(router, 'listed', Item, spec, { ...guarded, config: { options: { value_columns: ['id'] } } });
+      server = await serve(new Koa().use(router.routes()).use(router.allowedMethods()), errors);
+    });
+    after(() => server?.close());
+
+    it('returns options to anyone, with any table column as value, by default (the spec)', async () => {
+      const res = await server.get('/spec/options?label=name&value=api_token');
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body.data, [{ label: 'Alpha', value: 'secret-a' }, { label: 'Beta', value: 'secret-b' }]);
+    });
+
+    it('returns 403 naming <module>.access.<permission> for options without the ability, when options.permission names one', async () => {
+      const denied = await server.get('/permission/options?label=name');
+      assert.equal(denied.status, 403);
+      assert.deepEqual(denied.body.data, [{ field: null, error: 'forbidden', message: 'This action needs the ability shop.access.search' }]);
+      const granted = await server.request('GET', '/permission/options?label=name', { headers: { 'x-grant': 'shop.access.search' } });
+      assert.equal(granted.status, 200);
+      assert.deepEqual(granted.body.data.map((i: { label: string }) => i.label), ['Alpha', 'Beta']);
+    });
+
+    it('returns 400 columnNotFound for a value outside options.value_columns, and the default value within it', async () => {
+      const refused = await server.get('/listed/options?label=name&value=api_token');
+      assert.equal(refused.status, 400);
+      assert.deepEqual(refused.body.data.map((i: { field: string; error: string }) => [i.field, i.error]), [['api_token', 'columnNotFound']]);
+      for (const path of ['/listed/options?label=name&value=name', '/listed/options?label=name&value=role']) {
+        assert.equal((await server.get(path)).status, 400, path);
+      }
+      const ok = await server.get('/listed/options?label=name');
+      assert.equal(ok.status, 200);
+      assert.equal(ok.body.data.length, 2);
+    });
+
+    it('leaves no server fault behind', () => {
+      assert.deepEqual(errors, []);
+    });
+  });
+}
