@@ -51,6 +51,7 @@ for (const db of databases) for (const form of FORMS) {
       const router = new Router();
       const guarded = { moduleName: 'shop', can };
       form.register(router, 'spec', Item, spec, guarded);
+      form.register(router, 'open', Item, spec);
       form.register(router, 'permission', Item, spec, { ...guarded, config: { options: { permission: 'search' } } });
       form.register(router, 'listed', Item, spec, { ...guarded, config: { options: { value_columns: ['id'] } } });
       server = await serve(new Koa().use(router.routes()).use(router.allowedMethods()), errors);
@@ -82,6 +83,19 @@ for (const db of databases) for (const form of FORMS) {
       const ok = await server.get('/listed/options?label=name');
       assert.equal(ok.status, 200);
       assert.equal(ok.body.data.length, 2);
+    });
+
+    it('returns a record without an attribute outside fillable that the body sent (POST and PATCH)', async () => {
+      const json = { 'content-type': 'application/json' };
+      const created = await server.request('POST', '/open', { headers: json, body: JSON.stringify({ name: 'Gamma', role: 'admin' }) });
+      assert.equal(created.status, 201);
+      assert.notEqual(created.body.data.role, 'admin');
+      const role = (name: string) => db.sequelize!.query(`SELECT role FROM ${prefix}_items WHERE name = :name`, { type: 'SELECT', replacements: { name } });
+      assert.deepEqual(await role('Gamma'), [{ role: null }]);
+      const patched = await server.request('PATCH', `/open/${created.body.data.id}`, { headers: json, body: JSON.stringify({ name: 'Gamma 2', role: 'admin' }) });
+      assert.equal(patched.status, 200);
+      assert.deepEqual([patched.body.data.name, patched.body.data.role], ['Gamma 2', null]);
+      assert.deepEqual(await role('Gamma 2'), [{ role: null }]);
     });
 
     it('leaves no server fault behind', () => {
