@@ -98,6 +98,55 @@ for (const db of databases) for (const form of FORMS) {
       assert.deepEqual(await role('Gamma 2'), [{ role: null }]);
     });
 
+    const json = { 'content-type': 'application/json' };
+    const failures = (body: { data: { field: string; error: string }[] }) => body.data.map((i) => [i.field, i.error]);
+
+    it('returns 400 invalidValue naming the field for a date or datetime body value that is no real calendar value (POST and PATCH)', async () => {
+      const cases: [Record<string, unknown>, string][] = [
+        [{ day: '2024-02-30' }, 'day'],
+        [{ day: '2023-02-29' }, 'day'],
+        [{ startsAt: '2024-02-30T10:00:00Z' }, 'startsAt'],
+        [{ startsAt: '2024-04-31' }, 'startsAt'],
+        [{ startsAt: '2024-01-01T24:30:00Z' }, 'startsAt'],
+        [{ startsAt: 8.64e15 }, 'startsAt'],
+        [{ startsAt: '0000-01-01T00:00:00Z' }, 'startsAt'],
+        [{ day: '0000-12-31' }, 'day'],
+        [{ startsAt: '0001-01-01T00:00:00Z' }, 'startsAt'],
+        [{ day: '0999-12-31' }, 'day'],
+      ];
+      const anchor = await server.request('POST', '/open', { headers: json, body: JSON.stringify({ name: 'Anchor' }) });
+      for (const [fields, field] of cases) {
+        const created = await server.request('POST', '/open', { headers: json, body: JSON.stringify({ name: 'Never', ...fields }) });
+        assert.equal(created.status, 400, JSON.stringify(fields));
+        assert.deepEqual(failures(created.body), [[field, 'invalidValue']], JSON.stringify(fields));
+        const patched = await server.request('PATCH', `/open/${anchor.body.data.id}`, { headers: json, body: JSON.stringify(fields) });
+        assert.equal(patched.status, 400, JSON.stringify(fields));
+        assert.deepEqual(failures(patched.body), [[field, 'invalidValue']]);
+      }
+      const form = await server.request('POST', '/open', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Never&day=2024-02-30' });
+      assert.deepEqual([form.status, failures(form.body)], [400, [['day', 'invalidValue']]]);
+      assert.deepEqual(await db.sequelize!.query(`SELECT name FROM ${prefix}_items WHERE name = 'Never'`, { type: 'SELECT' }), []);
+    });
+
+    it('returns the first and last storable days (1000-01-01, 9999-12-31) as written, and a leap day', async () => {
+      const created = await server.request('POST', '/open', { headers: json, body: JSON.stringify({ name: 'Edges', day: '1000-01-01', startsAt: '9999-12-31T23:59:59.000Z' }) });
+      assert.equal(created.status, 201);
+      const read = await server.get(`/open/${created.body.data.id}`);
+      assert.deepEqual([read.body.data.day, read.body.data.startsAt], ['1000-01-01', '9999-12-31T23:59:59.000Z']);
+      const leap = await server.request('PATCH', `/open/${created.body.data.id}`, { headers: json, body: JSON.stringify({ day: '2024-02-29', startsAt: '1000-01-01T00:00:00.000Z' }) });
+      assert.equal(leap.status, 200);
+      const again = await server.get(`/open/${created.body.data.id}`);
+      assert.deepEqual([again.body.data.day, again.body.data.startsAt], ['2024-02-29', '1000-01-01T00:00:00.000Z']);
+    });
+
+    it('returns 400 invalidValue for an impossible date in a filter too', async () => {
+      for (const path of ['/open?filter[day]=2024-02-30', '/open?filter[startsAt][gte]=2024-02-30T00:00:00Z']) {
+        const res = await server.get(path);
+        assert.equal(res.status, 400, path);
+        assert.equal(res.body.data[0].error, 'invalidValue');
+      }
+    });
+
     it('leaves no server fault behind', () => {
       assert.deepEqual(errors, []);
     });
