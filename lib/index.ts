@@ -24,7 +24,7 @@ export { SoftDelete, Restore } from './actions/soft-delete.js';
 export { ExportCsv } from './actions/export-csv.js';
 export { compileSearch } from './compile/search.js';
 export { readBody, readJsonBody, type RequestBody } from './koa/body.js';
-export { QS_OPTIONS, parseBrackets } from './core/qs-limits.js';
+export { QS_OPTIONS, parseBrackets, prototypeKeys } from './core/qs-limits.js';
 export { isStandardSchema, issueField, issueFailItems, isIssueList, type StandardSchemaV1 } from './core/standard-schema.js';
 export { resolvePolicy, allowedColumn, type PolicyDeclaration } from './core/field-policy.js';
 export { parseFilters, OPERATORS, type FilterSettings, type ParsedFilters } from './core/filter-parser.js';

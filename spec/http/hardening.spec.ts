@@ -147,6 +147,22 @@ for (const db of databases) for (const form of FORMS) {
       }
     });
 
+    it('returns 400 columnNotFound for filters keyed constructor, __proto__ or prototype (search and exportCsv), and leaves Object.prototype untouched', async () => {
+      const before = Object.getOwnPropertyNames(Object.prototype).sort();
+      for (const column of ['constructor', '__proto__', 'prototype', 'toString']) {
+        for (const path of [`/open?filter[${column}]=x`, `/open?filter[${column}][eq]=x`, `/open/export-csv?filter[${column}]=x`, `/open?filter%5B${column}%5D%5Bpolluted%5D=x`]) {
+          const res = await server.get(path);
+          assert.equal(res.status, 400, path);
+          assert.deepEqual(failures(res.body), [[column, 'columnNotFound']], path);
+        }
+      }
+      const operator = await server.get('/open?filter[name][constructor]=x');
+      assert.deepEqual([operator.status, failures(operator.body)], [400, [['name', 'invalidOperator']]]);
+      await server.get('/open?__proto__[polluted]=1&constructor[prototype][polluted]=1&filter[name]=Alpha');
+      assert.deepEqual(Object.getOwnPropertyNames(Object.prototype).sort(), before);
+      assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
+    });
+
     it('leaves no server fault behind', () => {
       assert.deepEqual(errors, []);
     });
