@@ -43,7 +43,7 @@ export { findFieldOf, findFieldNamed, holdsUuids, RECORD_ACTIONS, type FindField
 export { checkResource, type Declarations, type ModelShape } from './core/resource-check.js';
 export { nearest } from './core/nearest.js';
 export { openApiDocument, type OpenApiOptions, type OpenApiResource } from './openapi/document.js';
-export { attributeSchema, objectSchema, requiredOnCreate, type JsonSchema } from './openapi/attribute-schema.js';
+export { attributeSchema, objectSchema, requiredOnCreate, TEXT_NUMBERS, type JsonSchema } from './openapi/attribute-schema.js';
 export { operationFor, type OperationContext } from './openapi/operations.js';
 export { openApiResource } from './koa/openapi-resource.js';
 export { resolveRelationPath, relationSort, isRelationPath, MAX_RELATION_DEPTH, type RelationPath, type RelationModel, type AssociationShape, type AssociationType, type RelationUse } from './core/relation-paths.js';

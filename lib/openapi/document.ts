@@ -38,7 +38,7 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
   for (const resource of options.resources) {
     const name = pascalCase(resource.model.name);
     const config = resource.config ?? DEFAULT_CONFIG;
-    schemas[name] = objectSchema(resource.model, resource.policy.visible);
+    schemas[name] = objectSchema(resource.model, resource.policy.visible, [], dialectOf(resource.model));
     schemas[`${name}Input`] = objectSchema(resource.model, resource.policy.fillable, requiredOnCreate(resource.model, resource.policy.fillable));
     schemas[`${name}InputPatch`] = { ...objectSchema(resource.model, resource.policy.fillable), minProperties: 1 };
     const statuses = {
@@ -93,6 +93,11 @@ const SHARED_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     properties: { current: { type: 'integer' }, perPage: { type: 'integer' }, pagesCount: { type: 'integer' }, count: { type: 'integer' } },
   },
 };
+
+/** The dialect of a model's Sequelize instance, when it has one: replies are described as its driver returns them. */
+function dialectOf(model: object): string | undefined {
+  return (model as { sequelize?: { getDialect?: () => string } }).sequelize?.getDialect?.();
+}
 
 /** The association paths a policy opens, and those it lets `include` load, for the operations. */
 function relationsOf(policy: FieldPolicy): { relations: string[]; includable: string[] } {
