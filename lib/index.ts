@@ -39,6 +39,7 @@ export { tenantScope } from './plugins/tenant-scope.js';
 export { crud, createFastCrud, type CrudOptions, type FastCrud, type FastCrudDefaults } from './koa/crud.js';
 export type { CrudTarget, RouteHandler } from './koa/route-handler.js';
 export { routeMiddleware, type ControllerClass, type RouteRuntime } from './koa/route-middleware.js';
+export { notFound } from './koa/not-found.js';
 export { findFieldOf, findFieldNamed, holdsUuids, RECORD_ACTIONS, type FindField, type RecordAction } from './core/find-field.js';
 export { checkResource, type Declarations, type ModelShape } from './core/resource-check.js';
 export { nearest } from './core/nearest.js';

@@ -172,7 +172,7 @@ export interface ConfigError {
 export type ErrorCode =
   | 'required' | 'columnNotFound' | 'invalidOperator' | 'invalidValue' | 'type' | 'invalid' | 'emptyPayload' | 'schema'
   | 'invalidJson' | 'invalidForm' | 'invalidBody' | 'unsupportedMediaType' | 'contentTooLarge'
-  | 'unique' | 'foreignKey' | 'recordNotFound' | 'forbidden' | 'clientError';
+  | 'unique' | 'foreignKey' | 'recordNotFound' | 'routeNotFound' | 'forbidden' | 'clientError';
 
 /**
  * How the HTTP status of an error code is decided: a fixed status; `'validation'`, the configured

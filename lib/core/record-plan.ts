@@ -72,7 +72,10 @@ export function fillableFields(model: AttributeSource, fields: Readonly<Record<s
     const attribute = findColumn(model, key)?.attribute;
     if (attribute === undefined || !policy.fillable.has(attribute)) continue;
     const checked = check(attributes[attribute]!, value);
-    if (E.isLeft(checked)) failures.push({ field: key, error: refusalCode(attributes[attribute]!, value), value, message: `${key} ${checked.left}` });
+    if (E.isLeft(checked)) {
+      const message = `${key} ${checked.left}`;
+      failures.push(refusalCode(attributes[attribute]!, value) === 'invalidValue' ? { field: key, error: 'invalidValue', value, message } : { field: key, error: 'type', value, message });
+    }
     else data[attribute] = checked.right;
   }
   return failures.length > 0 ? E.left(failures) : E.right(data);
