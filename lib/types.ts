@@ -45,6 +45,8 @@ export interface PlanOptions {
   readonly except?: readonly CrudMethod[];
   /** When non-empty, only these controller method names are registered. */
   readonly only?: readonly CrudMethod[];
+  /** The permission of the options route (`options.permission`); null or absent: none, as the spec's table says. */
+  readonly optionsPermission?: string | null;
 }
 
 /** A sort direction, as Sequelize spells it. */
@@ -116,12 +118,18 @@ export interface FastCrudConfig {
     readonly find_field_is_uuid: boolean;
     /** Largest JSON body, in bytes, that create and update read. */
     readonly body_limit: number;
+    /** When true, `crud` refuses a class-form controller that registers create or update without declaring `fillable`. */
+    readonly require_fillable: boolean;
   };
   readonly options: {
     /** Status of a successful options response. */
     readonly http_status: number;
     /** Column used for `value` when the request gives none. */
     readonly default_value: string;
+    /** A permission the options route checks as `<moduleName>.access.<permission>`; null (the spec): no check. */
+    readonly permission: string | null;
+    /** The columns a request's `value` may name; null (the spec): any column of the table. */
+    readonly value_columns: readonly string[] | null;
   };
   readonly search: Omit<ActionConfig, 'find_field'> & {
     /** Page size when the request gives none. */
@@ -178,7 +186,7 @@ export interface ConfigError {
 export type ErrorCode =
   | 'required' | 'columnNotFound' | 'invalidOperator' | 'invalidValue' | 'type' | 'invalid' | 'emptyPayload' | 'schema'
   | 'invalidJson' | 'invalidForm' | 'invalidBody' | 'unsupportedMediaType' | 'contentTooLarge'
-  | 'unique' | 'foreignKey' | 'recordNotFound' | 'forbidden' | 'clientError';
+  | 'unique' | 'foreignKey' | 'recordNotFound' | 'routeNotFound' | 'forbidden' | 'clientError';
 
 /**
  * How the HTTP status of an error code is decided: a fixed status; `'validation'`, the configured

@@ -3,6 +3,7 @@ import { CrudController, type OptionItem } from 'koa-fast-crud';
 import { Category } from './minimal/app.js';
 
 export class CategoryController extends CrudController {
+  override fillable = ['name'];
   modelClassName() {
     return Category;
   }

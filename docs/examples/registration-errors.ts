@@ -5,6 +5,7 @@ import { Category } from './minimal/app.js';
 
 // The class form's names are strings, which the compiler does not check; crud does, at startup.
 class CategoryController extends CrudController {
+  override fillable = ['name'];
   override sortable = ['name', 'createAt'];
 
   modelClassName() {

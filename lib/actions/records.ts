@@ -8,6 +8,7 @@ import type { RelationModel } from '../core/relation-paths.js';
 import { visibleRecord } from '../core/relation-policy.js';
 import type { ActionScope } from '../resource/scope.js';
 import { queryStage, rowsStage, type QueryHook } from './stages.js';
+import { serializeWrites } from './sqlite-writes.js';
 
 export type { HookResult } from '../resource/resource.js';
 
@@ -61,16 +62,20 @@ export async function recordReply(scope: ActionScope, action: RecordAction | 'cr
 
 /**
  * Runs a write in one managed transaction, exposed to hooks as the scope's (and controller's)
- * `transaction`; anything thrown inside rolls the whole write back.
+ * `transaction`; anything thrown inside rolls the whole write back. On SQLite the writes of one
+ * database run one at a time (`serializeWrites`), so a burst of requests queues instead of failing.
  * @example return inTransaction(scope, async (transaction) => { … })
  */
 export async function inTransaction<T>(scope: ActionScope, work: (transaction: Transaction) => Promise<T>): Promise<T> {
-  return scope.model.sequelize!.transaction(async (transaction) => {
-    scope.transaction = transaction;
-    try {
-      return await work(transaction);
-    } finally {
-      scope.transaction = undefined;
-    }
-  });
+  const sequelize = scope.model.sequelize!;
+  return serializeWrites(sequelize, () =>
+    sequelize.transaction(async (transaction) => {
+      scope.transaction = transaction;
+      try {
+        return await work(transaction);
+      } finally {
+        scope.transaction = undefined;
+      }
+    }),
+  );
 }

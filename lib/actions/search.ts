@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import type { FindOptions } from 'sequelize';
 import { compileSearch, type RelationSettings } from '../compile/search.js';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
-import { parseBrackets } from '../core/qs-limits.js';
+import { parseBrackets, prototypeKeys } from '../core/qs-limits.js';
 import { planSearch, type SearchRequest } from '../core/search-plan.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
@@ -16,11 +16,23 @@ import { queryStage, rowsStage } from './stages.js';
 
 /**
  * The bracket query string of a request, parsed with qs within fixed limits (QS_OPTIONS); Left when
- * it goes beyond one (nesting, parameter count, list length).
+ * it goes beyond one (nesting, parameter count, list length), or when a filter names a column or an
+ * operator that qs would silently drop (`filter[constructor]`, `filter[__proto__]`): `columnNotFound`
+ * or `invalidOperator`, as for any other unknown name.
  * @example parseQuery('filter[price][gte]=100&sort=-price') // right({ filter: { price: { gte: '100' } }, sort: '-price' })
+ * @example parseQuery('filter[constructor]=1') // left({ field: 'constructor', error: 'columnNotFound', … })
  */
 export function parseQuery(querystring: string): E.Either<FailItem, Record<string, unknown>> {
+  const dropped = prototypeKeys(querystring).find(([root]) => root === 'filter');
+  if (dropped !== undefined) return E.left(droppedFilter(dropped));
   return E.mapLeft((message: string): FailItem => ({ field: 'filter', error: 'invalidValue', message }))(parseBrackets(querystring, 'The query string'));
+}
+
+/** The failure for a filter path qs drops: its column, or else its operator, is a prototype key. */
+function droppedFilter([, column = '', operator = '']: readonly string[]): FailItem {
+  return column === '__proto__' || Object.hasOwn(Object.prototype, column)
+    ? { field: column, error: 'columnNotFound', message: `The column ${JSON.stringify(column)} was not found` }
+    : { field: column, error: 'invalidOperator', message: `Unknown operator ${JSON.stringify(operator)}` };
 }
 
 /**

@@ -1,6 +1,7 @@
 /** What kind of value an attribute holds, and the checks that keep client values within it. */
 import * as E from 'fp-ts/lib/Either.js';
 import type { AttributeDefinition } from '../types.js';
+import { calendarProblem, instantProblem } from './date-bounds.js';
 import { isUuid } from './route-path.js';
 
 /** The kinds of value the planners tell apart. */
@@ -39,7 +40,8 @@ const DATEONLY = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
- * A query-string value as the attribute's kind, or why it cannot be one.
+ * A query-string value as the attribute's kind, or why it cannot be one. A date must be a real
+ * calendar value (`2024-02-30` is refused, not read as 1 March) in the years 1000 to 9999.
  * @example coerceQueryValue({ type: DataTypes.INTEGER }, '42') // right(42)
  * @example coerceQueryValue({ type: DataTypes.INTEGER }, '4x') // left('must be an integer')
  */
@@ -54,9 +56,12 @@ export function coerceQueryValue(definition: AttributeDefinition, raw: string): 
     case 'boolean':
       return raw === 'true' || raw === '1' ? E.right(true) : raw === 'false' || raw === '0' ? E.right(false) : E.left('must be true or false');
     case 'date':
-      return ISO_DATE.test(raw) && !Number.isNaN(Date.parse(raw)) ? E.right(new Date(raw)) : E.left('must be an ISO 8601 date');
-    case 'dateonly':
-      return DATEONLY.test(raw) && !Number.isNaN(Date.parse(raw)) ? E.right(raw) : E.left('must be a date (YYYY-MM-DD)');
+      return ISO_DATE.test(raw) ? checkInstant(calendarProblem(raw), new Date(raw)) : E.left('must be an ISO 8601 date');
+    case 'dateonly': {
+      if (!DATEONLY.test(raw)) return E.left('must be a date (YYYY-MM-DD)');
+      const problem = calendarProblem(raw);
+      return problem === undefined ? E.right(raw) : E.left(problem);
+    }
     case 'uuid':
       return isUuid(raw) ? E.right(raw.toLowerCase()) : E.left('must be a UUID');
     case 'enum':
@@ -72,7 +77,7 @@ export function coerceQueryValue(definition: AttributeDefinition, raw: string): 
 /**
  * A body value checked against the attribute's kind; null passes (not-null is the model's check).
  * Numbers may come as numeric strings, dates as ISO strings, epoch milliseconds or a valid `Date`
- * (what a validation schema's transform may give).
+ * (what a validation schema's transform may give), always a real calendar value in the years 1000 to 9999.
  * @example checkBodyValue({ type: DataTypes.STRING(3) }, 'abcd') // left('must be at most 3 characters')
  */
 export function checkBodyValue(definition: AttributeDefinition, value: unknown): E.Either<string, unknown> {
@@ -84,8 +89,8 @@ export function checkBodyValue(definition: AttributeDefinition, value: unknown):
     if (typeof value === 'number') return Number.isFinite(value) && (kind === 'number' || Number.isSafeInteger(value)) ? E.right(value) : E.left(`must be ${kind === 'integer' ? 'an integer' : 'a number'}`);
     return typeof value === 'string' ? coerceQueryValue(definition, value) : E.left(`must be ${kind === 'integer' ? 'an integer' : 'a number'}`);
   }
-  if (kind === 'date' && typeof value === 'number') return Number.isFinite(value) ? E.right(new Date(value)) : E.left('must be an ISO 8601 date');
-  if (kind === 'date' && value instanceof Date) return Number.isNaN(value.getTime()) ? E.left('must be an ISO 8601 date') : E.right(value);
+  if (kind === 'date' && typeof value === 'number') return checkInstant(undefined, new Date(value));
+  if (kind === 'date' && value instanceof Date) return checkInstant(undefined, value);
   return typeof value === 'string' ? coerceQueryValue(definition, value) : E.left(`must be a ${kind === 'uuid' ? 'UUID' : 'string'}`);
 }
 
@@ -96,6 +101,27 @@ export function checkBodyValue(definition: AttributeDefinition, value: unknown):
  */
 export function checkFormValue(definition: AttributeDefinition, value: unknown): E.Either<string, unknown> {
   return kindOf(definition) === 'boolean' && typeof value === 'string' ? coerceQueryValue(definition, value) : checkBodyValue(definition, value);
+}
+
+/**
+ * The error code for a body value that `checkBodyValue` refused: `invalidValue` for a value shaped
+ * like a date (an ISO string, epoch milliseconds, a `Date`) that is no real date in the storable
+ * years (`2024-02-30`, year 10000), `type` for every other refusal.
+ * @example refusalCode({ type: DataTypes.DATEONLY }, '2024-02-30') // 'invalidValue'
+ * @example refusalCode({ type: DataTypes.DATEONLY }, 'soon') // 'type'
+ */
+export function refusalCode(definition: AttributeDefinition, value: unknown): 'type' | 'invalidValue' {
+  const kind = kindOf(definition);
+  if (kind === 'dateonly') return typeof value === 'string' && DATEONLY.test(value) ? 'invalidValue' : 'type';
+  if (kind !== 'date') return 'type';
+  const shaped = (typeof value === 'string' && ISO_DATE.test(value)) || (typeof value === 'number' && Number.isFinite(value)) || (value instanceof Date && !Number.isNaN(value.getTime()));
+  return shaped ? 'invalidValue' : 'type';
+}
+
+/** A date that names a real calendar value (no problem with its text) in the storable years, or why not. */
+function checkInstant(problem: string | undefined, date: Date): E.Either<string, Date> {
+  const wrong = problem ?? instantProblem(date);
+  return wrong === undefined ? E.right(date) : E.left(wrong);
 }
 
 function enumValues(definition: AttributeDefinition): readonly string[] {

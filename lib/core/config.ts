@@ -9,8 +9,8 @@ import { isHttpStatus } from './http-status.js';
  * @example DEFAULT_CONFIG.options.default_value // 'id'
  */
 export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
-  global: { validation: { http_status: 400 }, find_field: 'id', find_field_is_uuid: true, body_limit: 1_048_576 },
-  options: { http_status: 200, default_value: 'id' },
+  global: { validation: { http_status: 400 }, find_field: 'id', find_field_is_uuid: true, body_limit: 1_048_576, require_fillable: false },
+  options: { http_status: 200, default_value: 'id', permission: null, value_columns: null },
   search: { http_status: 200, method: 'toJSON', per_page: 40, max_per_page: 500, count: 'exact', count_threshold: 100_000 },
   create: { http_status: 201, method: 'toJSON' },
   read: { http_status: 200, method: 'toJSON', find_field: null },
@@ -84,9 +84,13 @@ function mergeKey(schema: Node, base: Node, key: string, value: unknown, path: r
   return checkLeaf(key, shape, value, path);
 }
 
+/** Leaves whose value is null or a list of plain identifiers (their default is null, so their type is named here). */
+const LIST_KEYS: ReadonlySet<string> = new Set(['options.value_columns']);
+
 function checkLeaf(key: string, fallback: unknown, value: unknown, path: readonly string[]): E.Either<ConfigError, unknown> {
   if (key === 'http_status') return isHttpStatus(value) ? E.right(value) : invalid(path, value, 'an HTTP status code');
   if (key === 'count') return SEARCH_COUNTS.includes(value as SearchCount) ? E.right(value) : invalid(path, value, `one of ${SEARCH_COUNTS.join(', ')}`);
+  if (LIST_KEYS.has(path.join('.'))) return value === null || isIdentifierList(value) ? E.right(value === null ? null : [...value]) : invalid(path, value, 'null or a list of plain identifiers');
   if (typeof fallback === 'string' || fallback === null) {
     if (value === null && fallback === null) return E.right(value);
     return typeof value === 'string' && isPlainIdentifier(value) ? E.right(value) : invalid(path, value, 'a plain identifier');
@@ -95,6 +99,10 @@ function checkLeaf(key: string, fallback: unknown, value: unknown, path: readonl
     return Number.isSafeInteger(value) && (value as number) > 0 ? E.right(value) : invalid(path, value, 'a positive integer');
   }
   return typeof value === typeof fallback ? E.right(value) : invalid(path, value, `a ${typeof fallback}`);
+}
+
+function isIdentifierList(value: unknown): value is readonly string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string' && isPlainIdentifier(item));
 }
 
 function invalid(path: readonly string[], value: unknown, expected: string): E.Either<ConfigError, never> {

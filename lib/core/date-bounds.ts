@@ -93,6 +93,46 @@ export function zoneOffset(zone: string, utcMs: number): number {
   }
 }
 
+/**
+ * The years a date or datetime value may have: 1000 to 9999, MariaDB's supported range, which every
+ * dialect stores and reads back as written. Past 9999 SQLite stores NULL (JavaScript's dates reach
+ * year 275760); before year 100 a datetime read back from SQLite or MariaDB comes back as 20xx.
+ * @example DATE_YEARS.min // 1000
+ */
+export const DATE_YEARS = Object.freeze({ min: 1000, max: 9999 });
+
+const CALENDAR_PREFIX = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/;
+
+/**
+ * Why a date text (`YYYY-MM-DD`, with an optional time) is not a real calendar value, or undefined
+ * when it is one: a day its month lacks (`2024-02-30`), a month 13, an hour 24 or a minute 60, or a
+ * year outside DATE_YEARS. The shape of the text is the caller's check.
+ * @example calendarProblem('2024-02-30') // 'must be a date that exists: 2024-02 has 29 days'
+ * @example calendarProblem('2024-02-29T12:00:00Z') // undefined
+ */
+export function calendarProblem(text: string): string | undefined {
+  const match = CALENDAR_PREFIX.exec(text);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  if (year < DATE_YEARS.min || year > DATE_YEARS.max) return yearProblem();
+  return calendarError(year, month, day) ?? (hour > 23 || minute > 59 || second > 59 ? `must be a time that exists: ${text}` : undefined);
+}
+
+/**
+ * Why an instant cannot be stored as a date, or undefined when it can: not a valid time, or a UTC
+ * year outside DATE_YEARS (epoch milliseconds, or an offset that carries 9999-12-31 into year 10000).
+ * @example instantProblem(new Date(8.64e15)) // 'must be a date from year 1000 to 9999'
+ */
+export function instantProblem(date: Date): string | undefined {
+  if (Number.isNaN(date.getTime())) return 'must be an ISO 8601 date';
+  const year = date.getUTCFullYear();
+  return year < DATE_YEARS.min || year > DATE_YEARS.max ? yearProblem() : undefined;
+}
+
+function yearProblem(): string {
+  return `must be a date from year ${DATE_YEARS.min} to ${DATE_YEARS.max}`;
+}
+
 /** The instant whose wall-clock time in `zone` is `wallMs` (both counted as if UTC). */
 function wallToUtc(wallMs: number, zone: string): number {
   const guess = wallMs - zoneOffset(zone, wallMs) * 60_000;

@@ -36,6 +36,7 @@ export const ERROR_TABLE = Object.freeze({
   unique: { status: 409, meaning: 'a unique constraint would be broken' },
   foreignKey: { status: 409, meaning: 'a foreign key would point nowhere, or a deleted row is still referenced' },
   recordNotFound: { status: 404, meaning: '`{id}` finds no record that the action may use' },
+  routeNotFound: { status: 404, meaning: 'no route matches the path (answered by the `notFound()` middleware mounted after the routers, including an `{id}` that is not a UUID)' },
   forbidden: { status: 403, meaning: '`can(ctx, ability)` returned false' },
   clientError: { status: 'thrown', meaning: 'a hook threw a 4xx status that is not in the IANA registry, such as 499' },
 } as const satisfies Readonly<Record<ErrorCode, ErrorCodeEntry>>);

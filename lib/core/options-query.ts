@@ -18,7 +18,8 @@ export interface OptionItem {
  * (by name or column), or when either name is not a plain identifier. `value` defaults to
  * `config.options.default_value` and is not checked against the model (rule 3): the caller
  * checks that the table has it. With `visible` (a field policy's), a model attribute outside it is
- * `columnNotFound` too, as label or as value.
+ * `columnNotFound` too, as label or as value. With `options.value_columns` a list, a value it does
+ * not name (as attribute or column) is `columnNotFound`, the default value included.
  * @example buildOptionsQuery(Category, 'name', undefined)
  *   // right({ attributes: [['id', 'value'], ['name', 'label']], order: [['name', 'ASC']], where: { deletedAt: null }, raw: true })
  */
@@ -35,7 +36,9 @@ export function buildOptionsQuery(
   if (labelColumn === undefined || hidden(labelColumn)) return E.left({ _tag: 'columnNotFound', field: label });
   const valueName = valueNameOf(value, config);
   const declaredValue = isPlainIdentifier(valueName) ? findColumn(model, valueName) : undefined;
-  if (!isPlainIdentifier(valueName) || hidden(declaredValue)) return E.left({ _tag: 'columnNotFound', field: valueName });
+  if (!isPlainIdentifier(valueName) || hidden(declaredValue) || !listed(valueName, declaredValue, config.options.value_columns)) {
+    return E.left({ _tag: 'columnNotFound', field: valueName });
+  }
   const valueColumn = declaredValue?.column ?? valueName;
   const deletedAt = findColumn(model, config.soft_delete.deleted_at_field);
   return E.right({
@@ -61,6 +64,12 @@ export function undeclaredValueColumn(
 ): string | undefined {
   const name = valueNameOf(value, config);
   return findColumn(model, name) ? undefined : name;
+}
+
+/** True when `value_columns` is null (any column) or names the value, by the client's name, its attribute or its column. */
+function listed(name: string, column: ResolvedColumn | undefined, allowed: readonly string[] | null | undefined): boolean {
+  if (allowed == null) return true;
+  return allowed.includes(name) || (column !== undefined && (allowed.includes(column.attribute) || allowed.includes(column.column)));
 }
 
 function valueNameOf(value: string | undefined, config: Pick<FastCrudConfig, 'options'>): string {

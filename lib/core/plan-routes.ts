@@ -10,22 +10,26 @@ export type ControllerShape = { readonly prototype: object } | { readonly action
 
 /**
  * Plans the routes `crud` registers for a controller, in table order (spec rules 1–6).
- * Pure: it reads the class's prototype chain and returns new values.
+ * Pure: it reads the class's prototype chain and returns new values. `optionsPermission`
+ * (the `options.permission` setting) gives the options route a permission, which the spec leaves without one.
  * @example planRoutes(ProductController, { uri: 'products', moduleName: 'shop', only: ['read'] })
  *   // [{ verb: 'get', path: 'products/{id:uuid}', method: 'read', permission: 'view', ability: 'shop.access.view' }]
+ * @example planRoutes(resource, { uri: 'tags', moduleName: 'shop', only: ['options'], optionsPermission: 'search' })
+ *   // [{ verb: 'get', path: 'tags/options', method: 'options', permission: 'search', ability: 'shop.access.search' }]
  */
 export function planRoutes(Controller: ControllerShape, options: PlanOptions): RouteDef[] {
   const uri = trimSlashes(options.uri);
   const keep = methodFilter(options);
-  return ROUTE_TABLE.filter((entry) => hasMethod(Controller, entry.method) && keep(entry.method)).map(
-    (entry): RouteDef => ({
+  return ROUTE_TABLE.filter((entry) => hasMethod(Controller, entry.method) && keep(entry.method)).map((table): RouteDef => {
+    const entry = table.method === 'options' && options.optionsPermission != null ? { ...table, permission: options.optionsPermission } : table;
+    return {
       verb: entry.verb,
       path: joinPath(uri, entry.suffix),
       method: entry.method,
       permission: entry.permission,
       ability: abilityOf(options.moduleName, entry),
-    }),
-  );
+    };
+  });
 }
 
 /** The ability guarding an entry: `<moduleName>.access.<permission>`, or null (spec rule 6). */

@@ -26,6 +26,42 @@ export function parseBrackets(text: string, what: string): E.Either<string, Reco
   );
 }
 
+/**
+ * The bracket paths of a string's parameters that qs drops without a word because one of their
+ * segments names a property of `Object.prototype` (`constructor`, `toString`) or is `__proto__`
+ * (`allowPrototypes: false` keeps them from touching any prototype). Read from the raw text, so the
+ * caller can refuse what the parsed object no longer shows.
+ * @example prototypeKeys('filter[constructor]=1&sort=name') // [['filter', 'constructor']]
+ */
+export function prototypeKeys(text: string): string[][] {
+  return text
+    .split('&')
+    .map((part) => segmentsOf(decodeKey(part.split('=', 1)[0] ?? '')))
+    .filter((segments) => segments.some(isPrototypeKey));
+}
+
+/** True for a key qs refuses to set: `__proto__`, or a property every object inherits. */
+function isPrototypeKey(key: string): boolean {
+  return key === '__proto__' || Object.hasOwn(Object.prototype, key);
+}
+
+function decodeKey(key: string): string {
+  const spaced = key.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}
+
+/** `a[b][c]` as `['a', 'b', 'c']`, as qs reads brackets. */
+function segmentsOf(key: string): string[] {
+  const open = key.indexOf('[');
+  if (open <= 0) return [key];
+  const children = key.slice(open).match(/\[([^[\]]*)\]/g) ?? [];
+  return [key.slice(0, open), ...children.map((child) => child.slice(1, -1))];
+}
+
 function limitMessage(reason: string, what: string): string {
   if (/depth/i.test(reason)) return `${what} nests deeper than ${QS_OPTIONS.depth} brackets`;
   if (/parameter limit/i.test(reason)) return `${what} has more than ${QS_OPTIONS.parameterLimit} parameters`;

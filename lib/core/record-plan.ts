@@ -1,7 +1,7 @@
 /** Pure plans for single-record actions: the lookup of `{id}`, the writable part of a body, the serialized record. */
 import * as E from 'fp-ts/lib/Either.js';
 import type { AttributeSource, ErrorCode, FailItem, FieldPolicy } from '../types.js';
-import { checkBodyValue, checkFormValue, coerceQueryValue } from './attribute-kinds.js';
+import { checkBodyValue, checkFormValue, coerceQueryValue, refusalCode } from './attribute-kinds.js';
 import { findColumn } from './columns.js';
 import { findFieldNamed } from './find-field.js';
 
@@ -59,7 +59,8 @@ export function payloadOf(body: unknown): E.Either<FailItem<ErrorCode>, Readonly
 
 /**
  * The fillable fields of an object, each value checked against its attribute's kind (`checkFormValue`
- * for a form body); other keys are dropped. Left with one `type` item per bad value.
+ * for a form body); other keys are dropped. Left with one item per bad value: `type`, or
+ * `invalidValue` for a date that does not exist (`2024-02-30`) or lies outside the years 1000 to 9999.
  * @example fillableFields(Product, { name: 'Kite', id: 'x' }, policy) // right({ name: 'Kite' })
  */
 export function fillableFields(model: AttributeSource, fields: Readonly<Record<string, unknown>>, policy: FieldPolicy, form = false): E.Either<FailItem<ErrorCode>[], Record<string, unknown>> {
@@ -71,7 +72,10 @@ export function fillableFields(model: AttributeSource, fields: Readonly<Record<s
     const attribute = findColumn(model, key)?.attribute;
     if (attribute === undefined || !policy.fillable.has(attribute)) continue;
     const checked = check(attributes[attribute]!, value);
-    if (E.isLeft(checked)) failures.push({ field: key, error: 'type', value, message: `${key} ${checked.left}` });
+    if (E.isLeft(checked)) {
+      const message = `${key} ${checked.left}`;
+      failures.push(refusalCode(attributes[attribute]!, value) === 'invalidValue' ? { field: key, error: 'invalidValue', value, message } : { field: key, error: 'type', value, message });
+    }
     else data[attribute] = checked.right;
   }
   return failures.length > 0 ? E.left(failures) : E.right(data);

@@ -22,12 +22,17 @@ export interface Declarations {
   readonly csvColumns?: Readonly<Record<string, string>> | undefined;
   /** Association paths opened to filters, sorts and includes (`relations`). */
   readonly relations?: RelationDeclarations | undefined;
+  /** False when the class form left `fillable` undefined; `global.require_fillable` refuses that for create and update. */
+  readonly fillableDeclared?: boolean | undefined;
+  /** The controller's name, for the `require_fillable` sentence. */
+  readonly owner?: string | undefined;
 }
 
 /**
  * Every problem with a resource's declarations, as a sentence naming the key, the bad value and
  * the nearest valid name: unknown names in the policy lists, `termFields`, `csvColumns` paths and `relations`;
- * a find field that a `{id:uuid}` route cannot reach (an integer key with `find_field_is_uuid`).
+ * a find field that a `{id:uuid}` route cannot reach (an integer key with `find_field_is_uuid`);
+ * with `global.require_fillable`, create or update registered without a declared `fillable`.
  * Empty when all is well.
  * @example checkResource(User, { hidden: ['pasword'] }, config, ['read'])
  *   // ["hidden names 'pasword', which is not an attribute or column of User; did you mean 'password'?"]
@@ -40,7 +45,17 @@ export function checkResource(model: ModelShape, declared: Declarations, config:
   });
   const paths = Object.keys(declared.csvColumns ?? {}).flatMap((path) => unknownPath(model, path));
   const relations = checkRelations(model as unknown as RelationModel, declared.relations);
-  return [...names, ...paths, ...relations, ...findFieldProblems(model, config, methods)];
+  return [...names, ...paths, ...relations, ...findFieldProblems(model, config, methods), ...fillableProblems(model, declared, config, methods)];
+}
+
+function fillableProblems(model: ModelShape, declared: Declarations, config: FastCrudConfig, methods: readonly CrudMethod[]): string[] {
+  const writes = methods.filter((method) => method === 'create' || method === 'update');
+  if (!config.global.require_fillable || declared.fillableDeclared !== false || writes.length === 0) return [];
+  const owner = declared.owner ?? model.name;
+  return [
+    `${owner} registers ${listOf(writes)} without declaring fillable, and global.require_fillable is on: ` +
+      `list the attributes a client may write (override fillable = ['…']), or leave ${listOf(writes)} out with except`,
+  ];
 }
 
 function unknownName(model: ModelShape, key: string, name: string): string[] {

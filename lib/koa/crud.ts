@@ -81,7 +81,7 @@ function register(router: Router, uri: string, target: CrudTarget, options: Crud
         `(in the crud options or createFastCrud({ can })), or leave moduleName out for no permission checks`,
     );
   }
-  const plan = planRoutes(target, { ...options, uri });
+  const plan = planRoutes(target, { ...options, uri, optionsPermission: config.options.permission });
   const handler = unsafeRouteHandler(target, config, [...(options.plugins ?? []), ...appPlugins], [...new Set(plan.map((def) => def.method))], label);
   // One layer per path, not per route: @koa/router tests every layer's regexp on every request.
   for (const group of groupRoutes(plan)) {

@@ -30,7 +30,7 @@ export function describeResource(
   const config = unsafeResolveConfig(options.config, base);
   const resource = isResource(target) ? target : resourceOfController(target as Parameters<typeof resourceOfController>[0], config);
   // Checked for the actions the document describes, as `crud` checks those it registers.
-  const methods = [...new Set(planRoutes(target, { ...options, uri }).map((def) => def.method))];
+  const methods = [...new Set(planRoutes(target, { ...options, uri, optionsPermission: config.options.permission }).map((def) => def.method))];
   const bound = unsafeBindResource(resource, config, [...(options.plugins ?? []), ...plugins], methods, `openApiResource('${uri}', ${targetName(target)})`);
   const termKey = bound.termFields.length > 0 ? bound.termKey : undefined;
   const { moduleName, only, except } = options;

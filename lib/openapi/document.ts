@@ -38,7 +38,7 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
   for (const resource of options.resources) {
     const name = pascalCase(resource.model.name);
     const config = resource.config ?? DEFAULT_CONFIG;
-    schemas[name] = objectSchema(resource.model, resource.policy.visible);
+    schemas[name] = objectSchema(resource.model, resource.policy.visible, [], dialectOf(resource.model));
     schemas[`${name}Input`] = objectSchema(resource.model, resource.policy.fillable, requiredOnCreate(resource.model, resource.policy.fillable));
     schemas[`${name}InputPatch`] = { ...objectSchema(resource.model, resource.policy.fillable), minProperties: 1 };
     const statuses = {
@@ -46,7 +46,7 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
       export_csv: config.export_csv.http_status, read: config.read.http_status, update: config.update.http_status,
       delete: config.delete.http_status, soft_delete: config.soft_delete.http_status, restore: config.restore.http_status,
     };
-    const plan = planRoutes(resource.Controller, resource);
+    const plan = planRoutes(resource.Controller, { ...resource, optionsPermission: resource.optionsPermission ?? config.options.permission });
     for (const def of plan) {
       const path = `/${def.path.replace(/\{(\w+):uuid\}/g, '{$1}')}`;
       // update and restore answer several verbs: their ids carry the verb to stay unique.
@@ -102,6 +102,11 @@ const SHARED_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
   },
 };
+
+/** The dialect of a model's Sequelize instance, when it has one: replies are described as its driver returns them. */
+function dialectOf(model: object): string | undefined {
+  return (model as { sequelize?: { getDialect?: () => string } }).sequelize?.getDialect?.();
+}
 
 /** The association paths a policy opens, and those it lets `include` load, for the operations. */
 function relationsOf(policy: FieldPolicy): { relations: string[]; includable: string[] } {

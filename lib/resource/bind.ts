@@ -48,7 +48,8 @@ export interface BoundResource<M extends Model = Model> {
  * Resolves a resource against a configuration and checks it: throws a TypeError naming `label`
  * (`crud('products', ProductController)`), the key, the bad value and the nearest valid name for
  * an uninitialised model, unknown names, csv paths, a find field a uuid route cannot reach, a
- * validation schema that is not a Standard Schema, or a plugin's own complaint. `methods` are the actions being registered.
+ * validation schema that is not a Standard Schema, a write without a declared `fillable` under
+ * `global.require_fillable`, or a plugin's own complaint. `methods` are the actions being registered.
  * @example unsafeBindResource(products, config, [], ['search', 'read'], "crud('products')")
  */
 export function unsafeBindResource<M extends Model>(
@@ -71,6 +72,8 @@ export function unsafeBindResource<M extends Model>(
     termFields: spec.search?.termFields,
     csvColumns: spec.csv?.columns as Readonly<Record<string, string>> | undefined,
     relations: spec.relations as RelationDeclarations | undefined,
+    fillableDeclared: resource.fillableDeclared,
+    owner: resource.name,
   };
   const problems = [
     ...checkResource(model as unknown as ModelShape, declared, config, methods),

@@ -51,5 +51,6 @@ export function resourceOfInstance(controller: BaseController): Resource {
   };
   const prototype = Object.getPrototypeOf(controller) as Record<string, unknown>;
   const actions = CRUD_METHODS.filter((method) => typeof prototype[method] === 'function');
-  return Object.freeze({ kind: 'resource', name: controller.constructor.name, model: controller.modelClassName(), spec, actions });
+  const fillableDeclared = declared.fillable !== undefined;
+  return Object.freeze({ kind: 'resource', name: controller.constructor.name, model: controller.modelClassName(), spec, actions, fillableDeclared });
 }

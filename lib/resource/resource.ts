@@ -207,6 +207,11 @@ export interface Resource<M extends Model = Model> {
   readonly model: ModelStatic<M>;
   readonly spec: ResourceSpec<M>;
   readonly actions: readonly CrudMethod[];
+  /**
+   * False when a class-form controller leaves `fillable` undefined (read as `'all'`), so that
+   * `global.require_fillable` can refuse it; absent for `resource()`, whose `fillable` is required.
+   */
+  readonly fillableDeclared?: boolean;
 }
 
 /**

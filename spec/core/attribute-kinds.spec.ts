@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { DataTypes } from 'sequelize';
-import { checkBodyValue, checkFormValue, coerceQueryValue, kindOf } from '../../lib/core/attribute-kinds.js';
+import { checkBodyValue, checkFormValue, coerceQueryValue, kindOf, refusalCode } from '../../lib/core/attribute-kinds.js';
 
 const attr = (type: unknown) => ({ type });
 
@@ -67,6 +67,49 @@ describe('checkBodyValue with a Date', () => {
     assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), when), E.right(when));
     assert.ok(E.isLeft(checkBodyValue(attr(DataTypes.DATE()), new Date('nope'))));
     assert.ok(E.isLeft(checkBodyValue(attr(DataTypes.STRING()), when)));
+  });
+});
+
+describe('checkBodyValue with impossible dates', () => {
+  it('returns a reason for a date or datetime that is no real calendar value, never the next day', () => {
+    assert.deepEqual(checkBodyValue(attr(DataTypes.DATEONLY()), '2024-02-30'), E.left('must be a date that exists: 2024-02 has 29 days'));
+    assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), '2024-02-30T10:00:00Z'), E.left('must be a date that exists: 2024-02 has 29 days'));
+    assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), '2024-04-31'), E.left('must be a date that exists: 2024-04 has 30 days'));
+    assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), '2024-01-01T24:00:00Z'), E.left('must be a time that exists: 2024-01-01T24:00:00Z'));
+    assert.deepEqual(checkBodyValue(attr(DataTypes.DATEONLY()), '2024-02-29'), E.right('2024-02-29'));
+    assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), '2024-02-29T10:00:00Z'), E.right(new Date('2024-02-29T10:00:00Z')));
+  });
+
+  it('returns a reason for years the dialects cannot all store: before 1000, after 9999, as text, epoch milliseconds or a Date', () => {
+    const range = E.left('must be a date from year 1000 to 9999');
+    assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), 8.64e15), range);
+    assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), new Date(253402300800000)), range);
+    assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), '0000-12-31T00:00:00Z'), range);
+    assert.deepEqual(checkBodyValue(attr(DataTypes.DATEONLY()), '0000-01-01'), range);
+    assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), '0099-01-01T00:00:00Z'), range);
+    assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), 253402300799999), E.right(new Date('9999-12-31T23:59:59.999Z')));
+  });
+
+  it('never returns a Date that reads as another calendar day than its text (law)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1000, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }), (year, month, day) => {
+        const text = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+        const checked = checkBodyValue(attr(DataTypes.DATE()), `${text}T00:00:00Z`);
+        if (E.isRight(checked)) assert.equal((checked.right as Date).toISOString().slice(0, 10), text);
+      }),
+    );
+  });
+});
+
+describe('refusalCode', () => {
+  it('returns invalidValue for a date-shaped value and type for any other refusal', () => {
+    assert.equal(refusalCode(attr(DataTypes.DATEONLY()), '2024-02-30'), 'invalidValue');
+    assert.equal(refusalCode(attr(DataTypes.DATE()), '2024-02-30T10:00:00Z'), 'invalidValue');
+    assert.equal(refusalCode(attr(DataTypes.DATE()), 8.64e15), 'invalidValue');
+    assert.equal(refusalCode(attr(DataTypes.DATE()), 'soon'), 'type');
+    assert.equal(refusalCode(attr(DataTypes.DATE()), true), 'type');
+    assert.equal(refusalCode(attr(DataTypes.DATEONLY()), '2024-02'), 'type');
+    assert.equal(refusalCode(attr(DataTypes.INTEGER()), '1.5'), 'type');
   });
 });
 

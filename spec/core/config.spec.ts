@@ -8,7 +8,8 @@ import { HttpStatus, isHttpStatus } from '../../lib/core/http-status.js';
 describe('resolveConfig', () => {
   it("returns the spec's defaults for no input", () => {
     assert.deepEqual(resolveConfig(), E.right(DEFAULT_CONFIG));
-    assert.deepEqual(DEFAULT_CONFIG.options, { http_status: 200, default_value: 'id' });
+    assert.deepEqual(DEFAULT_CONFIG.options, { http_status: 200, default_value: 'id', permission: null, value_columns: null });
+    assert.equal(DEFAULT_CONFIG.global.require_fillable, false);
     assert.equal(DEFAULT_CONFIG.global.validation.http_status, 400);
     assert.equal(DEFAULT_CONFIG.soft_delete.deleted_at_field, 'deleted_at');
   });
@@ -26,7 +27,7 @@ describe('resolveConfig', () => {
       resolved,
       E.right({
         ...DEFAULT_CONFIG,
-        options: { http_status: 200, default_value: 'external_id' },
+        options: { ...DEFAULT_CONFIG.options, default_value: 'external_id' },
         global: { ...DEFAULT_CONFIG.global, validation: { http_status: 422 } },
       }),
     );
@@ -37,7 +38,7 @@ describe('resolveConfig', () => {
     const merged = resolveConfig({ options: { default_value: 'code' } }, base);
     assert.equal(E.isRight(merged) && merged.right.read.find_field, null);
     assert.equal(E.isRight(resolveConfig({ read: { find_field: 'sku' } })), true);
-    assert.deepEqual(E.map((c: typeof base) => c.options)(merged), E.right({ http_status: 203, default_value: 'code' }));
+    assert.deepEqual(E.map((c: typeof base) => c.options)(merged), E.right({ http_status: 203, default_value: 'code', permission: null, value_columns: null }));
   });
 
   it('returns a null lookup column over a base that set one: types come from the defaults, values from the base', () => {
@@ -102,5 +103,31 @@ describe('formatConfigError', () => {
       formatConfigError({ _tag: 'invalidConfig', key: 'options.http_status', value: 999, expected: 'an HTTP status code' }),
       'koa-fast-crud config: options.http_status must be an HTTP status code, got 999',
     );
+  });
+
+  it('returns the hardening switches: a permission, a list of value columns, require_fillable', () => {
+    const resolved = resolveConfig({ options: { permission: 'search', value_columns: ['id', 'external_id'] }, global: { require_fillable: true } });
+    assert.deepEqual(E.map((c: typeof DEFAULT_CONFIG) => [c.options.permission, c.options.value_columns, c.global.require_fillable])(resolved), E.right(['search', ['id', 'external_id'], true]));
+    assert.ok(E.isRight(resolved) && Object.isFrozen(resolved.right.options.value_columns));
+    const back = E.getOrElseW(() => assert.fail())(resolved);
+    assert.deepEqual(E.map((c: typeof DEFAULT_CONFIG) => [c.options.permission, c.options.value_columns])(resolveConfig({ options: { permission: null, value_columns: null } }, back)), E.right([null, null]));
+  });
+
+  it('returns a Left for a value_columns that is not null or a list of plain identifiers', () => {
+    for (const bad of ['id', [1], ['id', 'na me'], { id: true }, [null], true]) {
+      assert.deepEqual(
+        resolveConfig({ options: { value_columns: bad } }),
+        E.left({ _tag: 'invalidConfig', key: 'options.value_columns', value: bad, expected: 'null or a list of plain identifiers' }),
+      );
+    }
+    assert.equal(E.isLeft(resolveConfig({ options: { permission: 'a b' } })), true);
+    assert.equal(E.isLeft(resolveConfig({ global: { require_fillable: 'yes' } })), true);
+  });
+
+  it('never keeps the caller\'s list: value_columns is copied', () => {
+    const list = ['id'];
+    const resolved = E.getOrElseW(() => assert.fail())(resolveConfig({ options: { value_columns: list } }));
+    list.push('name');
+    assert.deepEqual(resolved.options.value_columns, ['id']);
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
-import { dateBoundValues, isDateSpan, parseDateSpan, zoneOffset } from '../../lib/core/date-bounds.js';
+import { DATE_YEARS, calendarProblem, dateBoundValues, instantProblem, isDateSpan, parseDateSpan, zoneOffset } from '../../lib/core/date-bounds.js';
 import type { DateSpan } from '../../lib/types.js';
 import { calendarDayArb, calendarMonthArb, impossibleDayArb, zoneArb } from '../arbitraries/filter-value-arb.js';
 
@@ -135,5 +135,45 @@ describe('zoneOffset', () => {
     assert.equal(zoneOffset('Europe/Paris', Date.UTC(2024, 0, 15)), 60);
     assert.equal(zoneOffset('Europe/Paris', Date.UTC(2024, 6, 15)), 120);
     assert.equal(zoneOffset('Not/AZone', 0), 0);
+  });
+});
+
+describe('calendarProblem', () => {
+  it('returns undefined for real dates and times, leap days included', () => {
+    for (const text of ['2024-02-29', '2000-02-29', '1000-01-01', '9999-12-31T23:59:59.999Z', '2024-06-30 23:59', '2024-01-31T00:00:00+02:00']) {
+      assert.equal(calendarProblem(text), undefined, text);
+    }
+  });
+
+  it('returns a reason for a day, month or time that does not exist, and for years outside 1000 to 9999', () => {
+    assert.equal(calendarProblem('2024-02-30'), 'must be a date that exists: 2024-02 has 29 days');
+    assert.equal(calendarProblem('2023-02-29'), 'must be a date that exists: 2023-02 has 28 days');
+    assert.equal(calendarProblem('1900-02-29T10:00:00Z'), 'must be a date that exists: 1900-02 has 28 days');
+    assert.equal(calendarProblem('2024-13-01'), 'must be a date that exists: there is no month 13');
+    assert.equal(calendarProblem('2024-01-01T24:00:00Z'), 'must be a time that exists: 2024-01-01T24:00:00Z');
+    assert.equal(calendarProblem('0000-01-01'), 'must be a date from year 1000 to 9999');
+    assert.equal(calendarProblem('0999-12-31'), 'must be a date from year 1000 to 9999');
+    assert.deepEqual(DATE_YEARS, { min: 1000, max: 9999 });
+  });
+
+  it('refuses every impossible day (law), and accepts every real one', () => {
+    fc.assert(fc.property(impossibleDayArb, (text) => calendarProblem(text) !== undefined));
+    fc.assert(fc.property(calendarDayArb, ({ text }) => calendarProblem(text) === undefined));
+  });
+
+  it('agrees with parseDateSpan on days (law)', () => {
+    fc.assert(fc.property(fc.oneof(impossibleDayArb, calendarDayArb.map(({ text }) => text)), (text) => (calendarProblem(text) === undefined) === E.isRight(parseDateSpan(text, 'dateonly', '+00:00'))));
+  });
+});
+
+describe('instantProblem', () => {
+  it('returns undefined for instants in the years 1000 to 9999, a reason otherwise', () => {
+    assert.equal(instantProblem(new Date('1000-01-01T00:00:00Z')), undefined);
+    assert.equal(instantProblem(new Date('0001-01-01T00:00:00Z')), 'must be a date from year 1000 to 9999');
+    assert.equal(instantProblem(new Date('9999-12-31T23:59:59.999Z')), undefined);
+    assert.equal(instantProblem(new Date(8.64e15)), 'must be a date from year 1000 to 9999');
+    assert.equal(instantProblem(new Date('9999-12-31T23:00:00-05:00')), 'must be a date from year 1000 to 9999');
+    assert.equal(instantProblem(new Date('0000-06-01T00:00:00Z')), 'must be a date from year 1000 to 9999');
+    assert.equal(instantProblem(new Date('nope')), 'must be an ISO 8601 date');
   });
 });

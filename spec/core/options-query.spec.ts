@@ -83,6 +83,18 @@ describe('buildOptionsQuery', () => {
     }
   });
 
+  it('returns columnNotFound for a value outside options.value_columns, by attribute or column name', () => {
+    const config = E.getOrElseW(() => assert.fail())(resolveConfig({ options: { value_columns: ['id', 'external_id'] } }));
+    assert.ok(E.isRight(buildOptionsQuery(Category, 'name', undefined, config)));
+    assert.ok(E.isRight(buildOptionsQuery(Category, 'name', 'externalId', config)));
+    assert.ok(E.isRight(buildOptionsQuery(Category, 'name', 'external_id', config)));
+    for (const value of ['name', 'api_token', 'deleted_at']) {
+      assert.deepEqual(buildOptionsQuery(Category, 'name', value, config), E.left({ _tag: 'columnNotFound', field: value }));
+    }
+    const noId = E.getOrElseW(() => assert.fail())(resolveConfig({ options: { value_columns: ['name'] } }));
+    assert.deepEqual(buildOptionsQuery(Category, 'name', undefined, noId), E.left({ _tag: 'columnNotFound', field: 'id' }));
+  });
+
   it('returns columnNotFound for an attribute outside the visible set, as label or value', () => {
     const visible = new Set(['id', 'name']);
     assert.deepEqual(buildOptionsQuery(Category, 'external_id', 'id', undefined, visible), E.left({ _tag: 'columnNotFound', field: 'external_id' }));

@@ -51,6 +51,17 @@ describe('planRoutes', () => {
     assert.deepEqual(options, { verb: 'get', path: 'p/options', method: 'options', permission: null, ability: null });
   });
 
+  it('returns the options permission and its ability for optionsPermission (options.permission)', () => {
+    const [options] = planRoutes(FullController, { uri: 'p', moduleName: 'm', only: ['options'], optionsPermission: 'search' });
+    assert.deepEqual(options, { verb: 'get', path: 'p/options', method: 'options', permission: 'search', ability: 'm.access.search' });
+    const [unguarded] = planRoutes(FullController, { uri: 'p', moduleName: null, only: ['options'], optionsPermission: 'search' });
+    assert.equal(unguarded?.ability, null);
+    const [spec] = planRoutes(FullController, { uri: 'p', moduleName: 'm', only: ['options'], optionsPermission: null });
+    assert.equal(spec?.ability, null);
+    const others = planRoutes(FullController, { uri: 'p', moduleName: 'm', except: ['options'], optionsPermission: 'search' });
+    assert.deepEqual(others, planRoutes(FullController, { uri: 'p', moduleName: 'm', except: ['options'] }));
+  });
+
   it('skips entries whose method the controller lacks', () => {
     class ReadOnly {
       read() {}

@@ -49,6 +49,18 @@ describe('checkResource', () => {
     assert.deepEqual(checkResource(shape(User), {}, DEFAULT_CONFIG, CRUD_METHODS), []);
   });
 
+  it('returns a sentence naming the controller for an undeclared fillable with create or update, under require_fillable only', () => {
+    const strict = unsafeResolveConfig({ global: { require_fillable: true } }, DEFAULT_CONFIG);
+    const undeclared: Declarations = { fillableDeclared: false, owner: 'UserController' };
+    assert.deepEqual(checkResource(shape(User), undeclared, strict, ['search', 'create', 'update']), [
+      "UserController registers create and update without declaring fillable, and global.require_fillable is on: list the attributes a client may write (override fillable = ['…']), or leave create and update out with except",
+    ]);
+    assert.deepEqual(checkResource(shape(User), undeclared, strict, ['search', 'read', 'delete']), []);
+    assert.deepEqual(checkResource(shape(User), undeclared, DEFAULT_CONFIG, CRUD_METHODS), []);
+    assert.deepEqual(checkResource(shape(User), { fillable: 'all', fillableDeclared: true }, strict, CRUD_METHODS), []);
+    assert.deepEqual(checkResource(shape(User), { fillable: 'all' }, strict, CRUD_METHODS), []);
+  });
+
   it('returns a sentence naming the key, the bad value, the model and the nearest valid name', () => {
     assert.deepEqual(checkResource(shape(User), { hidden: ['pasword'] }, DEFAULT_CONFIG, ['read']), [
       "hidden names 'pasword', which is not an attribute or column of User; did you mean 'password'?",

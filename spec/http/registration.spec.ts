@@ -178,6 +178,29 @@ for (const form of FORMS) {
       assert.equal(openApiResource('counters', form.target(Counter), options).uri, 'counters');
     });
 
+    it('accepts a declared fillable (a list, or resource()\'s explicit all) under global.require_fillable', () => {
+      const strict = { config: { global: { require_fillable: true } } };
+      assert.equal(crud(new Router(), 'users', form.target(User, { fillable: ['email', 'name'] }), strict).length, 12);
+      assert.equal(createFastCrud(strict).crud(new Router(), 'users', form.target(User, { fillable: ['email'] })).length, 12);
+      if (form.kind === 'resource') assert.equal(crud(new Router(), 'users', form.target(User, { fillable: 'all' }), strict).length, 12);
+    });
+
+    if (form.kind === 'class') {
+      it('refuses a controller that registers create or update without declaring fillable under global.require_fillable, naming it', () => {
+        const strict = { config: { global: { require_fillable: true } } };
+        assertBothRefuse('users', form.target(User), strict, form.name(User), [
+          'UserController registers create and update without declaring fillable, and global.require_fillable is on',
+          "override fillable = ['…']",
+        ]);
+        assertRefused(() => createFastCrud(strict).crud(new Router(), 'users', form.target(User), { only: ['update'] }), [
+          `crud('users', UserController): UserController registers update without declaring fillable`,
+        ]);
+        // Without a write, or without the switch (the default), nothing is refused.
+        assert.deepEqual(crud(new Router(), 'users', form.target(User), { ...strict, only: ['search', 'read'] }).map((def) => def.method), ['search', 'read']);
+        assert.equal(crud(new Router(), 'users', form.target(User)).length, 12);
+      });
+    }
+
     it('refuses a model that was never initialised', () => {
       assertBothRefuse('ghosts', form.target(Ghost), {}, form.name(Ghost), [
         'the model Ghost is not initialised: call Ghost.init(attributes, { sequelize }) or sequelize.define(…) before registering it',

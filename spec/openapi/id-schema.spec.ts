@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { DataTypes, Sequelize } from 'sequelize';
-import { crud, openApiDocument, openApiResource, resource, type FastCrudConfigInput } from '../../lib/index.js';
+import { attributeSchema, crud, openApiDocument, openApiResource, resource, type FastCrudConfigInput } from '../../lib/index.js';
 import { serve, type TestServer } from '../support/http.js';
 
 // The document's {id} and the route's lookup come from one resolver: per action, by attribute or column name.
@@ -55,5 +55,24 @@ describe('the {id} of a find field named by its column, with a per-action find f
     const updated = await patch(row.externalId);
     assert.equal(updated.status, 200, updated.text);
     assert.equal(updated.body.data.name, 'kite 2');
+  });
+});
+
+describe('attributeSchema for replies', () => {
+  it('returns null in the enum list of a nullable enum, and not of a not-null one', () => {
+    assert.deepEqual(attributeSchema({ type: DataTypes.ENUM('s', 'm'), allowNull: true }), { type: ['string', 'null'], enum: ['s', 'm', null] });
+    assert.deepEqual(attributeSchema({ type: DataTypes.ENUM('s', 'm'), allowNull: false }), { type: 'string', enum: ['s', 'm'] });
+    assert.deepEqual(attributeSchema({ type: DataTypes.STRING(5), allowNull: true, validate: { isIn: [['a', 'b']] } }), { type: ['string', 'null'], maxLength: 5, enum: ['a', 'b', null] });
+  });
+
+  it('returns BIGINT and DECIMAL as the dialect returns them: text allowed on PostgreSQL (both) and MariaDB (BIGINT), numbers on SQLite', () => {
+    const big = { type: DataTypes.BIGINT, allowNull: false };
+    const decimal = { type: DataTypes.DECIMAL(10, 2), allowNull: true };
+    assert.deepEqual(attributeSchema(big, 'postgres'), { type: ['integer', 'string'], pattern: '^-?[0-9]+$', format: 'int64' });
+    assert.deepEqual(attributeSchema(big, 'mariadb'), { type: ['integer', 'string'], pattern: '^-?[0-9]+$', format: 'int64' });
+    assert.deepEqual(attributeSchema(big, 'sqlite'), { type: 'integer' });
+    assert.deepEqual(attributeSchema(big), { type: 'integer' });
+    assert.deepEqual(attributeSchema(decimal, 'postgres'), { type: ['number', 'string', 'null'], pattern: '^-?[0-9]+(\\.[0-9]+)?$' });
+    assert.deepEqual(attributeSchema(decimal, 'mariadb'), { type: ['number', 'null'] });
   });
 });

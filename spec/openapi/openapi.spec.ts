@@ -47,6 +47,16 @@ describe('openApiDocument', () => {
     assert.deepEqual(Object.keys(document.paths).filter((p) => p.startsWith('/tags')), ['/tags/options']);
   });
 
+  it('returns options with no ability and no 403 by default, and with both when options.permission names one', () => {
+    const options = (config?: { options: { permission: string } }) =>
+      (openApiDocument({ info: { title: 'T', version: '1' }, resources: [openApiResource('admin/products', ProductController, { moduleName: 'shop', ...(config && { config }) })] }) as typeof document)
+        .paths['/admin/products/options']!['get'] as unknown as { 'x-ability'?: string; responses: Record<string, unknown> };
+    assert.equal(options()['x-ability'], undefined);
+    assert.equal(options().responses['403'], undefined);
+    assert.equal(options({ options: { permission: 'search' } })['x-ability'], 'shop.access.search');
+    assert.ok(options({ options: { permission: 'search' } }).responses['403']);
+  });
+
   it('returns unique operation ids', () => {
     const ids = Object.values(document.paths).flatMap((ops) => Object.values(ops).map((o) => o.operationId));
     assert.equal(new Set(ids).size, ids.length);

@@ -239,6 +239,7 @@ export interface components {
              * @example unique
              * @example foreignKey
              * @example recordNotFound
+             * @example routeNotFound
              * @example forbidden
              * @example clientError
              * @example conflict

@@ -11,6 +11,7 @@ const { crud } = createFastCrud({
 });
 
 class CategoryController extends CrudController {
+  override fillable = ['name'];
   modelClassName() {
     return Category;
   }

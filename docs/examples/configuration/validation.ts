@@ -42,6 +42,7 @@ for (const [input, message] of rejected) {
 
 // #region throws
 class CategoryController extends CrudController {
+  override fillable = ['name'];
   modelClassName() {
     return Category;
   }

@@ -16,6 +16,7 @@ export const AuditEntry = sequelize.define(
 
 // #region controller
 export class ProductController extends CrudController {
+  override fillable = ['sku', 'name', 'price', 'categoryId'];
   override termFields = ['name', 'sku'];
 
   modelClassName() {

@@ -13,6 +13,7 @@ export function createShop(sequelize: Sequelize) {
   const models = defineDemoModels(sequelize);
 
   class CategoryController extends CrudController {
+    override fillable = ['name'];
     modelClassName() {
       return models.Category;
     }
@@ -20,6 +21,7 @@ export function createShop(sequelize: Sequelize) {
 
   // #region read-your-writes
   class ProductController extends CrudController {
+    override fillable = ['sku', 'name', 'price', 'categoryId'];
     modelClassName() {
       return models.Product;
     }

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import type { Sequelize } from 'sequelize';
 import { z } from 'zod';
-import { createFastCrud, openApiDocument, resource } from 'koa-fast-crud';
+import { createFastCrud, notFound, openApiDocument, resource } from 'koa-fast-crud';
 import { explorerRouter } from './explorer.js';
 import { defineDemoModels } from './models.js';
 import { pageRouter } from './page/router.js';
@@ -68,6 +68,7 @@ export function createDemoApp(sequelize: Sequelize) {
 
   const explorer = explorerRouter('/api/openapi.json');
   const page = pageRouter();
-  const app = new Koa().use(router.routes()).use(router.allowedMethods()).use(explorer.routes()).use(page.routes());
+  // notFound() last: a JSend 404 for what no router answers (a non-UUID id included); 405 and 501 stay allowedMethods'.
+  const app = new Koa().use(router.routes()).use(router.allowedMethods()).use(explorer.routes()).use(page.routes()).use(notFound());
   return { app, models, router, openApi };
 }

@@ -10,7 +10,10 @@ const storage = process.env['DEMO_DB'] ?? '.tmp/demo.sqlite';
 const port = Number(process.env['PORT'] ?? 3000);
 
 mkdirSync(dirname(storage), { recursive: true });
-const sequelize = new Sequelize({ dialect: 'sqlite', storage, logging: false });
+// koa-fast-crud runs its writes on one SQLite file one at a time. WAL lets reads go on during a write, and
+// `retry` waits out a lock another process (a sqlite3 shell, a second server) holds, instead of failing at once.
+const sequelize = new Sequelize({ dialect: 'sqlite', storage, logging: false, retry: { match: [/SQLITE_BUSY/], max: 10, backoffBase: 50 } });
+await sequelize.query('PRAGMA journal_mode = WAL');
 const { app, models, router } = createDemoApp(sequelize);
 await seedDemo(models);
 

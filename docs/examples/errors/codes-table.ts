@@ -13,6 +13,7 @@ const SECTIONS = {
   database: '#records-and-constraints',
   permissions: '#permissions',
   validation: 'validation.md#what-a-failure-looks-like',
+  routes: '#responses-when-no-route-matches',
 } as const;
 
 /** Where on the page each code is shown in a reply; none for the codes no example can provoke. */
@@ -33,6 +34,7 @@ const SHOWN_IN: Readonly<Record<ErrorCode, readonly (keyof typeof SECTIONS)[]>> 
   unique: ['records'],
   foreignKey: ['records'],
   recordNotFound: ['records'],
+  routeNotFound: ['routes'],
   forbidden: ['permissions'],
   clientError: [],
 };

@@ -18,6 +18,7 @@ const Note = sequelize.define('Note', {
 
 // #region controller
 class NoteController extends CrudController {
+  override fillable = ['title'];
   modelClassName() {
     return Note;
   }

@@ -4,6 +4,7 @@ import { Category } from './app.js';
 
 // The same resource in the class form: a controller that names its model.
 class CategoryController extends CrudController {
+  override fillable = ['name'];
   modelClassName() {
     return Category;
   }

@@ -23,6 +23,7 @@ export const Customer = sequelize.define(
 
 // #region controller
 export class CustomerController extends CrudController {
+  override fillable = ['name', 'email'];
   modelClassName() {
     return Customer;
   }

@@ -13,6 +13,7 @@ export const { Category, Product } = defineDemoModels(sequelize);
 
 // #region controller
 export class ProductController extends CrudController {
+  override fillable = ['sku', 'name', 'price', 'categoryId'];
   modelClassName() {
     return Product;
   }

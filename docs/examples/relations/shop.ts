@@ -68,6 +68,7 @@ export const products = resource(Product, {
 // #region class
 // The class form declares the same as a field.
 export class ProductController extends CrudController.for(Product) {
+  override fillable = ['name', 'price'];
   override relations = {
     category: { hidden: ['buyer'], include: true },
     tags: { include: true },

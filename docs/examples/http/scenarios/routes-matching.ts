@@ -3,7 +3,7 @@ import type { Step } from '../exchange.js';
 
 export default [
   {
-    title: 'An {id} that is not a UUID matches no route: Koa’s plain 404, and no controller code runs',
+    title: 'An {id} that is not a UUID matches no route: no controller code runs, and the demo’s notFound() answers a JSend 404',
     request: 'GET /api/products/not-a-uuid',
   },
   {
