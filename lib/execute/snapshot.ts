@@ -10,6 +10,7 @@ import { Transaction, type Sequelize } from 'sequelize';
  *   is a file in WAL mode. An in-memory database has one connection that every request shares (a
  *   transaction there would take in other requests' writes), and in a rollback-journal file a
  *   reader holding a transaction blocks every writer until it ends: both get undefined.
+ * With `replication`, the transaction runs on a reader, as the export's queries did before.
  * End it with `endSnapshot`, on every path.
  * @example const snapshot = await openSnapshot(sequelize); try { … } finally { await endSnapshot(snapshot); }
  */
@@ -17,9 +18,11 @@ export async function openSnapshot(sequelize: Sequelize): Promise<Transaction | 
   const dialect = sequelize.getDialect();
   if (dialect === 'sqlite' && !(await isWalFile(sequelize))) return undefined;
   if (dialect !== 'postgres' && dialect !== 'mariadb' && dialect !== 'mysql' && dialect !== 'sqlite') return undefined;
-  const transaction = await sequelize.transaction(
-    dialect === 'postgres' ? { isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ } : dialect === 'sqlite' ? { type: Transaction.TYPES.DEFERRED } : {},
-  );
+  // readOnly: Sequelize takes the connection from the read pool when there is replication.
+  const transaction = await sequelize.transaction({
+    readOnly: true,
+    ...(dialect === 'postgres' ? { isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ } : dialect === 'sqlite' ? { type: Transaction.TYPES.DEFERRED } : {}),
+  } as Parameters<Sequelize['transaction']>[0] & object);
   try {
     const statements =
       dialect === 'postgres' ? ['SET TRANSACTION READ ONLY']
