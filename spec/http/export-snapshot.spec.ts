@@ -200,16 +200,13 @@ for (const db of databases) for (const form of FORMS) {
   });
 }
 
-/** True while an export's snapshot is open: a session idle or active in a transaction (PostgreSQL), a borrowed pool connection (MariaDB), a transaction's own connection (SQLite). */
+/**
+ * True while an export's snapshot is open: a connection borrowed from this Sequelize's pool
+ * (PostgreSQL, MariaDB; other test files share the database, so its sessions say nothing), or a
+ * transaction's own connection (SQLite).
+ */
 async function inTransaction(sequelize: Sequelize): Promise<boolean> {
-  const dialect = sequelize.getDialect();
-  if (dialect === 'postgres') {
-    const [rows] = await sequelize.query(
-      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state IN ('idle in transaction', 'active') AND backend_xid IS NULL AND query NOT ILIKE '%pg_stat_activity%' AND xact_start IS NOT NULL AND state <> 'idle'",
-    );
-    return (rows as { n: number }[])[0]!.n > 0;
-  }
   const manager = (sequelize as unknown as { connectionManager: { pool?: { using?: number }; connections?: Record<string, unknown> } }).connectionManager;
-  if (dialect === 'sqlite') return Object.keys(manager.connections ?? {}).length > 1;
+  if (sequelize.getDialect() === 'sqlite') return Object.keys(manager.connections ?? {}).length > 1;
   return (manager.pool?.using ?? 0) > 0;
 }
