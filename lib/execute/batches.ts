@@ -99,8 +99,9 @@ function keyPart(model: ModelStatic<Model>, item: unknown, known: ReadonlyMap<un
   if (!Array.isArray(item) || item.length !== 2 || typeof item[1] !== 'string') return undefined;
   const sequelize = model.sequelize!;
   const dialect = sequelize.getDialect();
-  const direction = orderDirection(item[1], dialect);
-  if (direction === undefined) return undefined;
+  const parsed = orderDirection(item[1], dialect);
+  if (parsed === undefined) return undefined;
+  const direction = { ...parsed };
   const quote = (name: string) => sequelize.getQueryInterface().quoteIdentifier(name);
   let expression: string;
   let kind: ValueKind | undefined;
@@ -111,6 +112,8 @@ function keyPart(model: ModelStatic<Model>, item: unknown, known: ReadonlyMap<un
     expression = `${quote(model.name)}.${quote(definition.field ?? item[0])}`;
     kind = kindOf(definition);
     typeKey = (definition.type as { key?: string } | undefined)?.key ?? '';
+    // A column without NULLs needs no NULL test: `id > 5`, not `(id > 5 OR id IS NULL)`, which no index serves.
+    if (definition.primaryKey === true || definition.allowNull === false) direction.nullsFirst = true;
   } else if (known.has(item)) {
     expression = `(${(item[0] as { val: string }).val})`;
     kind = known.get(item);
