@@ -1,18 +1,21 @@
-/** The exportCsv action: `GET <uri>/export-csv`, streamed in batches with backpressure, as a lifecycle and as a mixin. */
+/** The exportCsv action: `GET <uri>/export-csv`, streamed in batches with backpressure from one snapshot, as a lifecycle and as a mixin. */
 import { once } from 'node:events';
-import type { Readable } from 'node:stream';
-import { stringify, type Stringifier } from 'csv-stringify';
+import { PassThrough } from 'node:stream';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
-import type { FindOptions, Model, ModelStatic } from 'sequelize';
+import type { FindOptions, Model, ModelStatic, OrderItem } from 'sequelize';
 import { includesFor } from '../compile/include.js';
 import { compileSearch } from '../compile/search.js';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
-import { csvColumns, csvRow } from '../core/csv-cells.js';
-import { batchReader } from '../execute/batches.js';
+import type { ValueKind } from '../core/attribute-kinds.js';
+import { csvColumns, csvRow, type CsvColumn } from '../core/csv-cells.js';
+import { csvField, csvLine } from '../core/csv-line.js';
+import { batchReader, KEY_ALIAS } from '../execute/batches.js';
+import { endSnapshot, openSnapshot } from '../execute/snapshot.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
-import type { Reply } from '../types.js';
+import type { Reply, SearchPlan } from '../types.js';
+import { fastColumns, type FastColumn } from './export-fast.js';
 import { serializerFor } from './records.js';
 import { planSearchRequest, relationSettings } from './search.js';
 import { queryStage, rowsStage } from './stages.js';
@@ -20,12 +23,18 @@ import { queryStage, rowsStage } from './stages.js';
 /** Headers that keep an export of private data out of every cache and stop a browser sniffing its type. */
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache', 'X-Content-Type-Options': 'nosniff' } as const;
 
+/** How long the export waits for a client that takes no bytes before it gives up and ends its snapshot. */
+export const EXPORT_STALL_MS = 60_000;
+
 /**
  * Serves `GET <uri>/export-csv`: the search's filters, term and sort, every matching row, as an
- * RFC 4180 CSV download, never cached. Rows are read `export_csv.batch_size` at a time as model
- * instances, serialized as search serializes them (`search.method`, minus hidden fields, then the
- * plugins' `rows` stage), and written as the client takes them, so memory does not grow with the
- * table. Hooks: `modifyFilters`, `modifyExportCsvQuery`.
+ * RFC 4180 CSV download, never cached. Rows are read `export_csv.batch_size` at a time in one
+ * read-only snapshot (see `openSnapshot`), batch after batch by keyset over the whole sort tuple
+ * (by offset when a hook's order cannot be followed), and written as the client takes them, so
+ * memory does not grow with the table. Cells are what search shows: raw rows converted per
+ * attribute kind where that gives the same text (`fastColumns`), otherwise model instances
+ * serialized as search serializes them (`search.method`, minus hidden fields, then the plugins'
+ * `rows` stage). Hooks: `modifyFilters`, `modifyExportCsvQuery`.
  * @example const reply = await exportCsvAction(resourceScope(bound, ctx));
  */
 export async function exportCsvAction(scope: ActionScope): Promise<Reply | undefined> {
@@ -38,20 +47,31 @@ export async function exportCsvAction(scope: ActionScope): Promise<Reply | undef
   const plan = { ...planned.right, include: undefined };
   const compiled = { ...compileSearch(model, plan, resource.deletedAt, relationSettings(scope)), include };
   const query = await queryStage(scope, 'exportCsv', 'modifyExportCsvQuery', compiled);
-  const batches = batchReader(model, query, config.export_csv.batch_size);
-  const first = await batches.next();
-  const csv = stringify({ header: true, columns: columns.map((column) => column.header) });
+  const fast = fastColumns(scope, query, columns);
+  const snapshot = query.transaction ? undefined : await openSnapshot(model.sequelize!);
+  const options = { size: config.export_csv.batch_size, raw: fast !== undefined, transaction: snapshot, known: relationSorts(model, plan, compiled.order) };
+  const batches = batchReader(model, query, options);
+  let first: Batch;
+  try {
+    first = await batches.next();
+  } catch (error) {
+    await endSnapshot(snapshot);
+    throw error;
+  }
+  const body = new PassThrough();
   ctx.status = config.export_csv.http_status;
   ctx.type = 'text/csv; charset=utf-8';
   ctx.attachment(`${resource.csvFileName ?? tableName(model)}.csv`);
   ctx.set(NO_STORE);
-  ctx.body = csv;
-  const serialize = serializerFor(scope, config.search.method);
-  const lines = async (records: Model[]) => (await rowsStage(scope, 'exportCsv', records.map(serialize))).map((row) => csvRow(columns, row));
-  void pump(csv, first, batches, lines).catch((error: unknown) => {
-    csv.destroy();
-    ctx.app.emit('error', error, ctx);
-  });
+  ctx.body = body;
+  body.write(csvLine(columns.map((column) => column.header)));
+  const text = fast === undefined ? instanceText(scope, columns) : async (rows: Model[]) => fastText(fast, rows as unknown as Record<string, unknown>[]);
+  void pump(body, first, batches, text)
+    .catch((error: unknown) => {
+      body.destroy();
+      ctx.app.emit('error', error, ctx);
+    })
+    .finally(() => batches.return(undefined).catch(() => undefined).then(() => endSnapshot(snapshot)));
   return undefined;
 }
 
@@ -89,19 +109,64 @@ function csvColumnsOf(declared: Readonly<Record<string, string>> | undefined, mo
 
 type Batch = IteratorResult<Model[], undefined>;
 
-async function pump(csv: Stringifier, first: Batch, batches: AsyncGenerator<Model[], undefined>, lines: (records: Model[]) => Promise<string[][]>): Promise<void> {
-  for (let batch = first; !batch.done; batch = await batches.next()) {
-    for (const line of await lines(batch.value)) {
-      if (csv.destroyed) return;
-      if (!csv.write(line)) await drained(csv);
-    }
-  }
-  csv.end();
+/** The relation sorts the action compiled, by order item, with the kind of value each sorts by: the keyset may follow them. */
+function relationSorts(model: ModelStatic<Model>, plan: SearchPlan, order: FindOptions['order']): Map<unknown, ValueKind> {
+  const known = new Map<unknown, ValueKind>();
+  const items = (Array.isArray(order) ? order : []) as OrderItem[];
+  plan.order.forEach(([path], i) => {
+    const [column] = csvColumns(model as never, { [path]: path });
+    if (path.includes('.') && items[i] !== undefined && column?.kind !== undefined) known.set(items[i], column.kind);
+  });
+  return known;
 }
 
-async function drained(stream: Readable & { write: unknown }): Promise<void> {
+/** A batch of raw rows as CSV text: each column's reader, quoted as RFC 4180 wants, no object per row. */
+function fastText(columns: readonly FastColumn[], rows: readonly Record<string, unknown>[]): string {
+  let text = '';
+  for (const row of rows) {
+    let line = '';
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i]!;
+      line += (i === 0 ? '' : ',') + csvField(column.cell(row[column.key]));
+    }
+    text += `${line}\n`;
+  }
+  return text;
+}
+
+/** A batch of model instances as CSV text: serialized as search serializes them, through the plugins' `rows` stage. */
+function instanceText(scope: ActionScope, columns: readonly CsvColumn[]): (records: Model[]) => Promise<string> {
+  const serialize = serializerFor(scope, scope.config.search.method);
+  return async (records) => {
+    for (const record of records) {
+      const values = record.dataValues as Record<string, unknown>;
+      for (const key of Object.keys(values)) if (key.startsWith(KEY_ALIAS)) delete values[key];
+    }
+    const rows = await rowsStage(scope, 'exportCsv', records.map(serialize));
+    return rows.map((row) => csvLine(csvRow(columns, row))).join('');
+  };
+}
+
+async function pump(body: PassThrough, first: Batch, batches: AsyncGenerator<Model[], undefined>, text: (records: Model[]) => Promise<string>): Promise<void> {
+  for (let batch = first; !batch.done; batch = await batches.next()) {
+    const chunk = await text(batch.value);
+    if (body.destroyed) return;
+    if (!body.write(chunk)) await drained(body);
+    if (body.destroyed) return;
+  }
+  body.end();
+}
+
+/** Resolves when the stream drains or closes; a client that takes nothing for `EXPORT_STALL_MS` ends the export. */
+async function drained(stream: PassThrough): Promise<void> {
   const controller = new AbortController();
-  await Promise.race([once(stream, 'drain', controller), once(stream, 'close', controller)]).finally(() => controller.abort());
+  const stall = setTimeout(() => stream.destroy(new Error(`The client took no bytes of the export for ${EXPORT_STALL_MS} ms`)), EXPORT_STALL_MS);
+  try {
+    await Promise.race([once(stream, 'drain', controller), once(stream, 'close', controller)]);
+  } finally {
+    clearTimeout(stall);
+    controller.abort();
+  }
 }
 
 function tableName(model: ModelStatic<Model>): string {

@@ -1,11 +1,17 @@
 /**
- * Benchmark: peak memory of exportCsv streaming a large table, against a baseline measured in the
- * same run — loading every row with findAll and building the CSV in memory, as a naive export does.
- * Each side runs in its own process so its peak RSS is its own.
- *   npm run bench -- 1000000      (rows; default 1,000,000, SQLite file under .tmp/)
+ * Benchmark: exportCsv streaming a large table, against a baseline measured in the same run —
+ * loading every row with findAll (raw) and building the CSV in memory, as a naive export does.
+ * Each side runs in its own fresh process so its peak RSS and CPU time are its own; the sides
+ * alternate (baseline, export, baseline, export, …) so a busy machine slows both alike.
+ * On SQLite (a WAL file under .tmp/, so the export reads one snapshot) and on PostgreSQL when
+ * FAST_CRUD_PG_URL (default postgres://postgres@127.0.0.1:5432/test) answers.
+ *   npm run bench -- 1000000 [repeats=3] [dialects=sqlite,postgres] [sorted]
+ * `sorted` adds an export in a client sort order (?sort=-price,name, no index: each keyset batch
+ * scans the table, so it is slow on a million rows).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import { stringify } from 'csv-stringify/sync';
@@ -14,59 +20,95 @@ import { Sequelize } from 'sequelize';
 import { CrudController, crud } from '../../lib/index.js';
 import { bigTable } from '../support/big-table.js';
 
-const [mode = 'run', rowsArg = '1000000'] = process.argv.slice(2);
+const [mode = 'run', rowsArg = '1000000', third = '3', fourth = 'sqlite,postgres', fifth = ''] = process.argv.slice(2);
 const rows = Number(rowsArg);
+const PG_URL = process.env['FAST_CRUD_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const storage = `.tmp/bench-export-${rows}.sqlite`;
-const connect = () => new Sequelize({ dialect: 'sqlite', storage, logging: false });
+const connect = (dialect: string) =>
+  dialect === 'postgres' ? new Sequelize(PG_URL, { logging: false }) : new Sequelize({ dialect: 'sqlite', storage, logging: false });
 
 async function measure(work: () => Promise<number>): Promise<void> {
   const started = performance.now();
   const bytes = await work();
-  console.log(JSON.stringify({ ms: performance.now() - started, maxRssMb: process.resourceUsage().maxRSS / 1024, bytes }));
+  const cpu = process.cpuUsage();
+  console.log(JSON.stringify({ ms: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMb: process.resourceUsage().maxRSS / 1024, bytes }));
 }
 
 if (mode === 'baseline') {
-  const sequelize = connect();
-  const Big = await bigTable.define(sequelize);
+  const Big = bigTable.define(connect(third));
   await measure(async () => {
     const all = (await Big.findAll({ raw: true, order: [['id', 'ASC']] })) as unknown as Record<string, unknown>[];
     return stringify(all, { header: true }).length;
   });
 } else if (mode === 'stream') {
-  const sequelize = connect();
-  const Big = await bigTable.define(sequelize);
+  const Big = bigTable.define(connect(third));
   const router = new Router();
-  crud(
-    router,
-    'big',
-    class extends CrudController {
-      modelClassName() {
-        return Big;
-      }
-    },
-    { only: ['exportCsv'] },
-  );
+  crud(router, 'big', class extends CrudController {
+    modelClassName() {
+      return Big;
+    }
+  }, { only: ['exportCsv'] });
   const server = new Koa().use(router.routes()).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   await measure(async () => {
-    const response = await fetch(`http://127.0.0.1:${(server.address() as { port: number }).port}/big/export-csv`);
+    const response = await fetch(`http://127.0.0.1:${(server.address() as { port: number }).port}/big/export-csv${fourth === 'sorted' ? '?sort=-price,name' : ''}`);
     let bytes = 0;
     for await (const chunk of response.body!) bytes += (chunk as Uint8Array).length;
     return bytes;
   });
   server.close();
 } else {
-  mkdirSync('.tmp', { recursive: true });
-  if (!existsSync(storage)) {
-    console.log(`Filling ${storage} with ${rows} rows…`);
-    await bigTable(connect(), rows);
-  }
+  const repeats = Number(third);
   const self = fileURLToPath(import.meta.url);
-  const run = (side: string) => JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', self, side, String(rows)], { encoding: 'utf8' }).trim().split('\n').at(-1)!);
-  const baseline = run('baseline');
-  const streamed = run('stream');
-  console.log(`exportCsv of ${rows} rows (${(streamed.bytes / 1e6).toFixed(0)} MB of CSV), SQLite, one process each`);
-  console.log(`  baseline findAll + in-memory CSV: peak RSS ${baseline.maxRssMb.toFixed(0)} MB, ${(baseline.ms / 1000).toFixed(1)} s`);
-  console.log(`  exportCsv streaming over HTTP:    peak RSS ${streamed.maxRssMb.toFixed(0)} MB, ${(streamed.ms / 1000).toFixed(1)} s`);
-  console.log(`  ratio streaming / baseline: memory ${(streamed.maxRssMb / baseline.maxRssMb).toFixed(2)}, time ${(streamed.ms / baseline.ms).toFixed(2)}`);
+  for (const dialect of fourth.split(',')) {
+    if (!(await prepare(dialect))) continue;
+    const run = (side: string, variant = '') => JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', self, side, String(rows), dialect, variant], { encoding: 'utf8' }).trim().split('\n').at(-1)!);
+    const results: Record<string, { ms: number; cpuMs: number; maxRssMb: number; bytes: number }[]> = { baseline: [], export: [], sorted: [] };
+    const loads: number[] = [];
+    for (let i = 0; i < repeats; i++) {
+      loads.push(loadavg()[0]!);
+      results['baseline']!.push(run('baseline'));
+      results['export']!.push(run('stream'));
+      if (fifth === 'sorted') results['sorted']!.push(run('stream', 'sorted'));
+    }
+    console.log(`exportCsv of ${rows} rows (${(results['export']![0]!.bytes / 1e6).toFixed(0)} MB of CSV) on ${dialect}, ${repeats} interleaved runs, one fresh process each; load average ${loads.map((l) => l.toFixed(1)).join(', ')}`);
+    for (const [label, side] of [['baseline findAll({ raw }) + in-memory CSV', 'baseline'], ['exportCsv over HTTP, primary key order', 'export'], ['exportCsv over HTTP, ?sort=-price,name', 'sorted']] as const) {
+      const all = results[side]!;
+      if (all.length === 0) continue;
+      const rates = all.map((r) => rows / (r.ms / 1000)).sort((a, b) => a - b);
+      const rss = all.map((r) => r.maxRssMb).sort((a, b) => a - b);
+      const cpu = all.map((r) => r.cpuMs).sort((a, b) => a - b);
+      console.log(`  ${label.padEnd(42)} rows/s best ${fmt(rates.at(-1)!)} median ${fmt(median(rates))}; peak RSS best ${rss[0]!.toFixed(0)} MB median ${median(rss).toFixed(0)} MB; CPU median ${(median(cpu) / 1000).toFixed(1)} s`);
+    }
+  }
+}
+
+function median(sorted: number[]): number {
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function fmt(rate: number): string {
+  return `${Math.round(rate / 1000)}k`;
+}
+
+/** Fills the table once per database (a SQLite file in WAL mode); false when the database does not answer. */
+async function prepare(dialect: string): Promise<boolean> {
+  const sequelize = connect(dialect);
+  try {
+    await sequelize.authenticate();
+  } catch (error) {
+    console.log(`${dialect}: not reachable (${(error as Error).message}), skipped`);
+    return false;
+  }
+  mkdirSync('.tmp', { recursive: true });
+  const Big = bigTable.define(sequelize);
+  const filled = dialect === 'sqlite' ? existsSync(storage) && (await Big.count().catch(() => 0)) === rows : (await Big.count().catch(() => 0)) === rows;
+  if (!filled) {
+    console.log(`Filling big_products on ${dialect} with ${rows} rows…`);
+    await bigTable(sequelize, rows);
+  }
+  if (dialect === 'sqlite') await sequelize.query('PRAGMA journal_mode = WAL');
+  if (dialect === 'postgres') await sequelize.query('VACUUM ANALYZE big_products');
+  await sequelize.close();
+  return true;
 }
