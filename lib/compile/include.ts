@@ -1,7 +1,7 @@
 /** Compiles the dot paths an export names (`category.name`) into Sequelize includes. */
 import type { Includeable, Model, ModelStatic } from 'sequelize';
-import { findColumn } from '../core/columns.js';
 import { includeTree } from '../core/csv-cells.js';
+import { notDeletedWhere } from './soft-delete.js';
 
 /**
  * The includes that load the associations a set of dot paths reaches, each with only the
@@ -21,12 +21,8 @@ export function includesFor(model: ModelStatic<Model>, paths: readonly string[],
       const nested = children as Record<string, Record<string, unknown>>;
       const attributes = Object.keys(nested).filter((key) => Object.keys(nested[key]!).length === 0);
       const include = { association: name, attributes, required: false, include: build(target, nested) };
-      const deletedAt = isParanoid(target) ? undefined : findColumn(target, deletedAtField)?.attribute;
-      return [deletedAt === undefined ? include : { ...include, where: { [deletedAt]: null } }];
+      const where = notDeletedWhere(target, deletedAtField);
+      return [where === undefined ? include : { ...include, where }];
     });
   return build(model, includeTree(paths));
-}
-
-function isParanoid(model: ModelStatic<Model>): boolean {
-  return (model as unknown as { options: { paranoid?: boolean } }).options.paranoid === true;
 }

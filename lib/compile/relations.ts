@@ -1,8 +1,8 @@
 /** Compiles relation paths: a condition through associations as an EXISTS chain, a sort as a correlated subquery, includes as left joins. */
 import { Sequelize, type Includeable, type Model, type ModelStatic, type OrderItem, type WhereOptions } from 'sequelize';
-import { findColumn } from '../core/columns.js';
 import type { Condition, Direction, RelationPolicy } from '../types.js';
 import { compileCondition } from './condition.js';
+import { notDeletedWhere, softDeleteColumn } from './soft-delete.js';
 
 /** Sequelize's association metadata, as far as the join columns go. */
 interface AssociationKeys {
@@ -13,20 +13,6 @@ interface AssociationKeys {
   readonly targetKeyField?: string;
   readonly foreignIdentifierField?: string;
   readonly throughModel?: ModelStatic<Model>;
-}
-
-/**
- * The column that marks a soft-deleted row of a model: a paranoid model's deleted-at column, else
- * the configured `soft_delete.deleted_at_field` when the model has it; undefined otherwise.
- * @example softDeleteColumn(Category, 'deleted_at') // 'deleted_at'
- */
-export function softDeleteColumn(model: ModelStatic<Model>, deletedAtField: string): string | undefined {
-  const options = model.options as { paranoid?: boolean; deletedAt?: string | boolean };
-  if (options.paranoid === true) {
-    const attribute = typeof options.deletedAt === 'string' ? options.deletedAt : 'deletedAt';
-    return model.getAttributes()[attribute]?.field ?? attribute;
-  }
-  return findColumn(model, deletedAtField)?.column;
 }
 
 /**
@@ -87,11 +73,8 @@ export function relationIncludes(
         const policy = policies[path];
         if (association === undefined || policy === undefined) return [];
         const target = association.target;
-        const deleted = softDeleteColumn(target, deletedAtField);
-        const paranoid = (target.options as { paranoid?: boolean }).paranoid === true;
-        const deletedAttribute = deleted === undefined ? undefined : findColumn(target, deleted)?.attribute;
-        // Sequelize filters a paranoid model itself; a plain deleted-at column needs the condition.
-        const where = deletedAttribute !== undefined && !paranoid ? { where: { [deletedAttribute]: null } } : {};
+        const notDeleted = notDeletedWhere(target, deletedAtField);
+        const where = notDeleted === undefined ? {} : { where: notDeleted };
         const separate = association.associationType === 'HasMany' && !underSeparate;
         return [{
           association: name,

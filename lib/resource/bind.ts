@@ -3,6 +3,7 @@ import { Model as SequelizeModel, type Model, type ModelStatic } from 'sequelize
 import { findColumn } from '../core/columns.js';
 import { resolvePolicy } from '../core/field-policy.js';
 import { resolveRelations } from '../core/relation-policy.js';
+import { isParanoid } from '../compile/soft-delete.js';
 import { planRowShape, type RowShape, type ShapeModel } from '../core/row-shape.js';
 import type { RelationModel } from '../core/relation-paths.js';
 import { checkResource, type ModelShape } from '../core/resource-check.js';
@@ -99,7 +100,7 @@ export function unsafeBindResource<M extends Model>(
     csvFileName: spec.csv?.fileName,
     deletedAt: findColumn(model, config.soft_delete.deleted_at_field)?.attribute,
     deletedBy: findColumn(model, config.soft_delete.deleted_by_field)?.attribute,
-    paranoid: (model as unknown as { options: { paranoid?: boolean } }).options.paranoid === true,
+    paranoid: isParanoid(model),
     validate: Object.freeze({ create: spec.validate?.create, update: spec.validate?.update }),
     hooks: spec.hooks ?? {},
     plugins: all,
