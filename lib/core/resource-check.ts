@@ -72,7 +72,7 @@ function unknownPath(model: ModelShape, path: string): string[] {
       if (findColumn(source, step) !== undefined) return [];
       return [`csvColumns names '${path}': '${step}' is not an attribute or column of ${source.name}${didYouMean(step, knownNames(source))}`];
     }
-    const association = source.associations?.[step];
+    const association = Object.hasOwn(source.associations ?? {}, step) ? source.associations![step] : undefined;
     if (association === undefined) {
       return [`csvColumns names '${path}': '${step}' is not an association of ${source.name}${didYouMean(step, Object.keys(source.associations ?? {}))}`];
     }

@@ -88,6 +88,14 @@ describe('checkResource', () => {
     ]);
   });
 
+  it('returns a sentence, not a TypeError, for a csv path through a name every object has', () => {
+    for (const step of ['constructor', 'toString', '__proto__']) {
+      assert.deepEqual(checkResource(shape(User), { csvColumns: { [`${step}.name`]: 'X' } }, DEFAULT_CONFIG, []), [
+        `csvColumns names '${step}.name': '${step}' is not an association of User`,
+      ]);
+    }
+  });
+
   it('returns a sentence for an integer find field behind {id:uuid} routes, naming find_field_is_uuid: false', () => {
     assert.deepEqual(checkResource(shape(Counter), {}, DEFAULT_CONFIG, ['search', 'read']), [
       'read finds {id} in Counter.id (INTEGER), but the routes take {id:uuid}: ' +
