@@ -60,6 +60,9 @@ describe('outsideLiterals (the law\'s lexer)', () => {
     assert.ok(!outsideLiterals("WHERE a = 'x\\' OR §y = '", 'mariadb').includes('§'));
     assert.throws(() => outsideLiterals("WHERE a = 'x\\' OR §y = '", 'postgres'), /unterminated/);
     assert.ok(!outsideLiterals("WHERE a = 'it''s §y'", 'sqlite').includes('§'));
+    // A client string inside a quoted identifier is a leak too.
+    assert.ok(outsideLiterals('SELECT "§x" FROM t', 'postgres').includes('§'));
+    assert.ok(outsideLiterals('SELECT `§x` FROM t', 'mariadb').includes('§'));
   });
 });
 

@@ -1,10 +1,11 @@
-/** A small SQL lexer for the leak law: what of a statement lies outside its string literals and quoted identifiers. */
+/** A small SQL lexer for the leak law: what of a statement lies outside its string literals. */
 import type { Dialect } from './sql.js';
 
 /**
- * The statement with every string literal replaced by `?` and every quoted identifier by `#`;
- * throws on one left open. MariaDB escapes with a backslash as well as by doubling the quote.
- * @example outsideLiterals("SELECT `a` FROM t WHERE b = 'it''s'", 'sqlite') // "SELECT # FROM t WHERE b = ?"
+ * The statement with every string literal replaced by `?`; quoted identifiers are kept as written,
+ * so a client string that lands inside an identifier still shows. Throws on a quote left open.
+ * MariaDB escapes with a backslash as well as by doubling the quote.
+ * @example outsideLiterals("SELECT `a` FROM t WHERE b = 'it''s'", 'sqlite') // "SELECT `a` FROM t WHERE b = ?"
  */
 export function outsideLiterals(sql: string, dialect: Dialect): string {
   let out = '';
@@ -13,7 +14,7 @@ export function outsideLiterals(sql: string, dialect: Dialect): string {
     const c = sql[i]!;
     if (c === "'" || c === '"' || c === '`') {
       const end = closing(sql, i, c, c === "'" && dialect === 'mariadb');
-      out += c === "'" ? '?' : '#';
+      out += c === "'" ? '?' : sql.slice(i, end + 1);
       i = end + 1;
     } else {
       out += c;
