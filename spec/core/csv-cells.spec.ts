@@ -68,13 +68,19 @@ describe('csvCell', () => {
   });
 
   it('returns, for a numeric or date attribute, text as it is only when it is safe or a number or date, else guarded', () => {
-    const valueSyntax = /^[+-]?\d[\d.eE+\-:TZ]*$/;
+    // A plain number or an ISO date: `-1+1` is neither (it is a formula), so it must be guarded.
+    const valueSyntax = /^-?\d+(\.\d+)?(e[+-]?\d+)?$|^[+-]?\d{4,6}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d+)?)?Z)?$/i;
     fc.assert(
       fc.property(fc.oneof(cellTextArb, decimalTextArb), fc.constantFrom('number', 'integer', 'date', 'dateonly') as fc.Arbitrary<'number'>, (text, kind) => {
         const cell = csvCell(text, kind);
         assert.ok(cell === text ? !RUNNABLE.test(text) || valueSyntax.test(text) : cell === `'${text}`, JSON.stringify({ text, kind, cell }));
       }),
     );
+  });
+
+  it('guards arithmetic that looks numeric, for numeric attributes too', () => {
+    assert.equal(csvCell('-1+1', 'number'), "'-1+1");
+    assert.equal(csvCell('+1-1', 'integer'), "'+1-1");
   });
 
   it('returns every DECIMAL text as it is for a numeric attribute (never a formula quote before a minus)', () => {
