@@ -20,6 +20,6 @@ assert.throws(() => crud(new Router(), 'categories', CategoryController), {
     "which is not an attribute or column of Category; did you mean 'createdAt'?",
 });
 
-// In the typed form the same mistake does not compile (TS2820: did you mean 'createdAt'?).
+// In the typed form the same mistake does not compile: 'createAt' is not one of Category's attribute names (TS2322).
 // @ts-expect-error 'createAt' is not an attribute of Category
 resource(Category, { policy: { fillable: ['name'], sortable: ['name', 'createAt'] } });
