@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import type { FindOptions } from 'sequelize';
 import { compileSearch, type RelationSettings } from '../compile/search.js';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
-import { parseBrackets, prototypeKeys } from '../core/qs-limits.js';
+import { isPrototypeKey, parseBrackets, prototypeKeys } from '../core/qs-limits.js';
 import { planSearch, type SearchRequest } from '../core/search-plan.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
@@ -30,7 +30,7 @@ export function parseQuery(querystring: string): E.Either<FailItem, Record<strin
 
 /** The failure for a filter path qs drops: its column, or else its operator, is a prototype key. */
 function droppedFilter([, column = '', operator = '']: readonly string[]): FailItem {
-  return column === '__proto__' || Object.hasOwn(Object.prototype, column)
+  return isPrototypeKey(column)
     ? { field: column, error: 'columnNotFound', message: `The column ${JSON.stringify(column)} was not found` }
     : { field: column, error: 'invalidOperator', message: `Unknown operator ${JSON.stringify(operator)}` };
 }
@@ -124,10 +124,10 @@ export async function searchAction(scope: ActionScope): Promise<Reply> {
 /** The raw row shape when this request may take the fast path: the model allows it, and no hook or plugin asked for includes, attributes or raw rows of its own. */
 function fastShape(scope: ActionScope, query: FindOptions): RawShape | undefined {
   const state = scope.ctx.state as Record<symbol, unknown> | undefined;
+  // The bound shape already refuses a search.method other than toJSON (it is planned from the same configuration).
   const shape = scope.resource.searchShape;
-  const includes = query.include !== undefined && (!Array.isArray(query.include) || query.include.length > 0);
   const fast =
-    shape.path === 'raw' && state?.[FORCE_SEARCH_PATH] !== 'instance' && scope.config.search.method === 'toJSON' && !includes &&
+    shape.path === 'raw' && state?.[FORCE_SEARCH_PATH] !== 'instance' && !hasIncludes(query) &&
     query.attributes === undefined && query.raw === undefined && query.group === undefined && !hasFindHooks(scope.model);
   if (state !== undefined) state[SEARCH_PATH_TAKEN] = fast ? 'raw' : 'instance';
   return fast ? (shape as RawShape) : undefined;
@@ -135,13 +135,18 @@ function fastShape(scope: ActionScope, query: FindOptions): RawShape | undefined
 
 type RawShape = Extract<RowShape, { path: 'raw' }>;
 
+/** True when the query joins or loads associations (a hook's includes, or `include=`). */
+function hasIncludes(query: FindOptions): boolean {
+  return query.include !== undefined && (!Array.isArray(query.include) || query.include.length > 0);
+}
+
 /**
  * The count of the matching rows: DISTINCT only when includes may repeat rows; with `estimate` on
  * PostgreSQL, the planner's estimate when it reaches `search.count_threshold`.
  */
 async function countRows(scope: ActionScope, query: FindOptions, raw: boolean, estimate: boolean): Promise<{ value: number; estimated: boolean }> {
   const { model, config } = scope;
-  const includes = query.include !== undefined && (!Array.isArray(query.include) || query.include.length > 0);
+  const includes = hasIncludes(query);
   if (estimate && !includes) {
     const estimated = await estimateCount(model, query);
     if (estimated !== undefined && estimated >= config.search.count_threshold) return { value: estimated, estimated: true };

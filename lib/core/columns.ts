@@ -50,3 +50,11 @@ export function resolveColumn(model: AttributeSource, name: string): ResolvedCol
   const [only] = matches;
   return matches.length === 1 && only ? { attribute: only[0], column: only[1].field ?? only[0] } : undefined;
 }
+
+/**
+ * Every name a client or a declaration may use for the model's attributes: attribute and column names.
+ * @example knownNames(Product) // ['id', 'createdAt', 'created_at', …]
+ */
+export function knownNames(model: AttributeSource): string[] {
+  return [...new Set(Object.entries(model.getAttributes()).flatMap(([name, definition]) => [name, definition.field ?? name]))];
+}

@@ -5,6 +5,7 @@ import { coerceQueryValue, isTextKind, kindOf } from './attribute-kinds.js';
 import { dateBoundValues, parseDateSpan } from './date-bounds.js';
 import { allowedColumn } from './field-policy.js';
 import { relationTarget } from './relation-paths.js';
+import { isRecord } from './query-params.js';
 
 /** Every operator, with whether it takes one value, a list, two values, or none. */
 export const OPERATORS: Readonly<Record<Operator, 'one' | 'list' | 'two' | 'none'>> = Object.freeze({
@@ -141,8 +142,4 @@ function parseJson(text: string): unknown {
 
 function invalidValue(field: string, message: string): FailItem<ErrorCode> {
   return { field, error: 'invalidValue', message: `${field} ${message}` };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

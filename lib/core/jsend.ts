@@ -1,8 +1,6 @@
 /** JSend replies as values: success, fail and error bodies with their statuses. */
 import type { ErrorCode, FailItem, OptionsError, Reply } from '../types.js';
 
-/** Re-exported for the imports that predate lib/core/error-codes.ts, which derives it from ERROR_TABLE. */
-export { ERROR_CODES } from './error-codes.js';
 
 /**
  * A success reply.

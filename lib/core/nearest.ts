@@ -50,3 +50,12 @@ export function editDistance(a: string, b: string): number {
   }
   return previous[b.length]!;
 }
+
+/**
+ * `; did you mean 'x'?` for the nearest candidate, or nothing: the tail of a registration error.
+ * @example didYouMean('pasword', ['password']) // "; did you mean 'password'?"
+ */
+export function didYouMean(name: string, candidates: readonly string[]): string {
+  const guess = nearest(name, candidates);
+  return guess === undefined ? '' : `; did you mean '${guess}'?`;
+}

@@ -40,8 +40,11 @@ export function prototypeKeys(text: string): string[][] {
     .filter((segments) => segments.some(isPrototypeKey));
 }
 
-/** True for a key qs refuses to set: `__proto__`, or a property every object inherits. */
-function isPrototypeKey(key: string): boolean {
+/**
+ * True for a key qs refuses to set: `__proto__`, or a property every object inherits.
+ * @example isPrototypeKey('constructor') // true
+ */
+export function isPrototypeKey(key: string): boolean {
   return key === '__proto__' || Object.hasOwn(Object.prototype, key);
 }
 

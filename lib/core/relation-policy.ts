@@ -2,9 +2,10 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { ErrorCode, FailItem, FieldPolicy, RelationPolicy } from '../types.js';
 import { kindOf } from './attribute-kinds.js';
-import { findColumn } from './columns.js';
-import { nearest } from './nearest.js';
+import { findColumn, knownNames } from './columns.js';
+import { didYouMean } from './nearest.js';
 import { MAX_RELATION_DEPTH, type RelationModel } from './relation-paths.js';
+import { isRecord } from './query-params.js';
 
 /** What a resource declares for one association path; names may be attribute or column names of the associated model. */
 export interface RelationDeclaration {
@@ -73,20 +74,18 @@ export function checkRelations(model: RelationModel, declared: RelationDeclarati
     for (const [index, step] of steps.entries()) {
       const association = Object.hasOwn(source.associations ?? {}, step) ? source.associations![step] : undefined;
       if (association === undefined) {
-        const guess = nearest(step, Object.keys(source.associations ?? {}));
-        return [`relations names '${path}': '${step}' is not an association of ${source.name}${guess === undefined ? '' : `; did you mean '${guess}'?`}`];
+        return [`relations names '${path}': '${step}' is not an association of ${source.name}${didYouMean(step, Object.keys(source.associations ?? {}))}`];
       }
       const prefix = steps.slice(0, index + 1).join('.');
       if (index < steps.length - 1 && !Object.hasOwn(declared ?? {}, prefix)) return [`relations names '${path}' but not '${prefix}', which it goes through`];
       source = association.target;
     }
     const lists = ['hidden', 'filterable', 'sortable'] as const;
-    const known = Object.entries(source.getAttributes()).flatMap(([name, definition]) => [name, definition.field ?? name]);
+    const known = knownNames(source);
     return lists.flatMap((key) =>
       (declaration[key] ?? []).flatMap((name) => {
         if (findColumn(source, name) !== undefined) return [];
-        const guess = nearest(name, known);
-        return [`relations.${path}.${key} names '${name}', which is not an attribute or column of ${source.name}${guess === undefined ? '' : `; did you mean '${guess}'?`}`];
+        return [`relations.${path}.${key} names '${name}', which is not an attribute or column of ${source.name}${didYouMean(name, known)}`];
       }),
     );
   });
@@ -140,8 +139,4 @@ export function visibleRecord(model: RelationModel, serialized: Readonly<Record<
     );
   };
   return walk(model, serialized, policy.visible, '');
-}
-
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,8 +1,8 @@
 /** checkResource: what registration refuses — unknown names, a find field a uuid route cannot reach — as sentences. */
 import type { AttributeSource, CrudMethod, FastCrudConfig } from '../types.js';
-import { findColumn } from './columns.js';
+import { findColumn, knownNames } from './columns.js';
 import { RECORD_ACTIONS, findFieldOf, holdsUuids, type RecordAction } from './find-field.js';
-import { nearest } from './nearest.js';
+import { didYouMean } from './nearest.js';
 import type { RelationModel } from './relation-paths.js';
 import { checkRelations, type RelationDeclarations } from './relation-policy.js';
 
@@ -106,14 +106,4 @@ function findFieldProblems(model: ModelShape, config: FastCrudConfig, methods: r
 
 function listOf(names: readonly string[]): string {
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
-}
-
-function knownNames(model: ModelShape): string[] {
-  const attributes = model.getAttributes();
-  return [...new Set(Object.entries(attributes).flatMap(([name, definition]) => [name, definition.field ?? name]))];
-}
-
-function didYouMean(name: string, candidates: readonly string[]): string {
-  const guess = nearest(name, candidates);
-  return guess === undefined ? '' : `; did you mean '${guess}'?`;
 }

@@ -2,9 +2,6 @@
 import type { AttributeSource } from '../types.js';
 import { kindOf, type ValueKind } from './attribute-kinds.js';
 
-/** The databases Sequelize reads rows from, as `sequelize.getDialect()` names them. */
-export type Dialect = 'sqlite' | 'postgres' | 'mariadb' | 'mysql' | 'mssql' | 'db2' | 'snowflake' | 'oracle';
-
 /**
  * How search turns rows into reply records. `raw`: select `attributes` (the visible ones, in the
  * model's order) as plain rows and convert the `converted` ones as Sequelize would for an instance;
@@ -19,7 +16,6 @@ export interface ShapeModel extends AttributeSource {
   readonly options?: { readonly getterMethods?: Readonly<Record<string, unknown>> | undefined } | undefined;
   /** Sequelize keeps the getters (attribute `get`s and `getterMethods`) on the prototype when the model is initialised. */
   readonly prototype?: { readonly _customGetters?: Readonly<Record<string, unknown>> | undefined } | undefined;
-  readonly _hasVirtualAttributes?: boolean | undefined;
 }
 
 /** The kinds whose raw value differs from an instance's on a dialect, and so are converted. */
@@ -49,7 +45,6 @@ export function planRowShape(model: ShapeModel, visible: ReadonlySet<string>, di
   const getters = { ...model.options?.getterMethods, ...model.prototype?._customGetters };
   const attributeGetters = Object.values(model.getAttributes()).some((definition) => typeof (definition as { get?: unknown }).get === 'function');
   if (Object.keys(getters).length > 0 || attributeGetters) return { path: 'instance', reason: 'the model has getters' };
-  if (model._hasVirtualAttributes) return { path: 'instance', reason: 'the model has VIRTUAL attributes' };
   const converted = CONVERTED[dialect];
   if (converted === undefined) return { path: 'instance', reason: `raw rows are not checked on ${dialect}` };
   const attributes = Object.entries(model.getAttributes()).filter(([name]) => visible.has(name));
