@@ -74,6 +74,17 @@ export function isDateSpan(value: unknown): value is DateSpan {
   return typeof value === 'object' && value !== null && !(value instanceof Date) && 'from' in value && 'to' in value;
 }
 
+/** One formatter per named zone: building an Intl.DateTimeFormat costs far more than using one. */
+const WALL_CLOCKS = new Map<string, Intl.DateTimeFormat>();
+
+function wallClock(zone: string): Intl.DateTimeFormat {
+  const known = WALL_CLOCKS.get(zone);
+  if (known) return known;
+  const format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+  WALL_CLOCKS.set(zone, format);
+  return format;
+}
+
 /**
  * The offset in minutes east of UTC that `zone` has at an instant: a fixed offset (`+02:00`, `-0530`,
  * `Z`, `UTC`) or an IANA name (`Europe/Paris`, daylight saving included). Unknown names count as UTC.
@@ -83,8 +94,7 @@ export function zoneOffset(zone: string, utcMs: number): number {
   if (zone === '' || /^(Z|UTC|GMT)$/i.test(zone)) return 0;
   if (OFFSET.test(zone)) return fixedOffset(zone);
   try {
-    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })
-      .formatToParts(new Date(utcMs));
+    const parts = wallClock(zone).formatToParts(new Date(utcMs));
     const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
     const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
     return Math.round((wall - (utcMs - (utcMs % 1000 + 1000) % 1000)) / 60_000);

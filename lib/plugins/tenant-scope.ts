@@ -18,15 +18,22 @@ export function tenantScope(attribute: string, tenantOf: (ctx: Context) => unkno
     if (value === undefined || value === null) throw clientError(403, 'forbidden', 'This request has no tenant');
     return value;
   };
+  // The attribute the tenant column is, per model: found once (check() has proved it exists).
+  const keys = new WeakMap<object, string>();
+  const keyOf = (model: PluginContext['model']): string => {
+    const key = keys.get(model) ?? findColumn(model, attribute)!.attribute;
+    keys.set(model, key);
+    return key;
+  };
   return {
     name: `tenantScope(${attribute})`,
     check: (model) => (findColumn(model, attribute) === undefined ? `${model.name} has no attribute ${attribute} to scope tenants by` : undefined),
     query: async (query: FindOptions, context): Promise<FindOptions> => {
-      const scoped: WhereOptions = { [findColumn(context.model, attribute)!.attribute]: await tenant(context) };
+      const scoped: WhereOptions = { [keyOf(context.model)]: await tenant(context) };
       return { ...query, where: query.where === undefined ? scoped : { [Op.and]: [query.where, scoped] } };
     },
     data: async (data, context) => {
-      const key = findColumn(context.model, attribute)!.attribute;
+      const key = keyOf(context.model);
       const { [key]: _ignored, ...rest } = data;
       return context.action === 'create' ? { ...rest, [key]: await tenant(context) } : rest;
     },
