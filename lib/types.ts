@@ -120,6 +120,20 @@ export interface FastCrudConfig {
     readonly body_limit: number;
     /** When true, `crud` refuses a class-form controller that registers create or update without declaring `fillable`. */
     readonly require_fillable: boolean;
+    /**
+     * Deepest nesting of arrays and objects a body or a JSON filter value may have (`[[1]]` is 2 deep);
+     * deeper is a `tooDeep` fail. A stored JSON value deeper than this is withheld from JSON replies.
+     */
+    readonly max_depth: number;
+    /** Longest request URL (path and query string, in characters) a route reads; longer is a 414 `uriTooLong` fail. */
+    readonly max_url_length: number;
+    /**
+     * The deadline of one request, in milliseconds: waiting for a pool connection and the queries.
+     * Past it the reply is a 503 `databaseTimeout`, the running query is cancelled, and the database
+     * stops each statement after this long too (PostgreSQL `statement_timeout`, MariaDB
+     * `max_statement_time`). exportCsv gives it to each batch.
+     */
+    readonly timeout_ms: number;
   };
   readonly options: {
     /** Status of a successful options response. */
@@ -144,6 +158,13 @@ export interface FastCrudConfig {
     readonly count: SearchCount;
     /** With `count: 'estimate'`: the estimate below which the exact count is run instead. */
     readonly count_threshold: number;
+    /** Most rows `skipPagination=true` (and the options list) may answer; more is a `tooManyRows` fail. */
+    readonly max_unpaginated: number;
+    /**
+     * True (the default): a query parameter that search or exportCsv does not read is a 400
+     * `unknownParameter` naming it. False: such parameters are ignored. options is never checked.
+     */
+    readonly strict_params: boolean;
   };
   readonly create: Omit<ActionConfig, 'find_field'>;
   readonly read: ActionConfig;
@@ -186,7 +207,9 @@ export interface ConfigError {
 export type ErrorCode =
   | 'required' | 'columnNotFound' | 'invalidOperator' | 'invalidValue' | 'type' | 'invalid' | 'emptyPayload' | 'schema'
   | 'invalidJson' | 'invalidForm' | 'invalidBody' | 'unsupportedMediaType' | 'contentTooLarge'
-  | 'unique' | 'foreignKey' | 'recordNotFound' | 'routeNotFound' | 'forbidden' | 'clientError';
+  | 'unknownParameter' | 'tooDeep' | 'uriTooLong' | 'tooManyRows'
+  | 'unique' | 'foreignKey' | 'recordNotFound' | 'routeNotFound' | 'forbidden' | 'clientError'
+  | 'databaseUnavailable' | 'databaseTimeout';
 
 /**
  * How the HTTP status of an error code is decided: a fixed status; `'validation'`, the configured
@@ -224,7 +247,12 @@ export interface FailItem<Code extends string = ErrorCode | (string & {})> {
 export type JSendBody =
   | { readonly status: 'success'; readonly data: unknown; readonly meta: Readonly<Record<string, unknown>> }
   | { readonly status: 'fail'; readonly data: readonly FailItem[]; readonly meta: Readonly<Record<string, unknown>> }
-  | { readonly status: 'error'; readonly message: string };
+  | {
+      readonly status: 'error';
+      readonly message: string;
+      /** What kind of fault, when the client can act on it: `databaseUnavailable` or `databaseTimeout` (503s, retry after `Retry-After`); absent on a 500. */
+      readonly code?: ErrorCode;
+    };
 
 /**
  * What an action returns: the Koa layer writes it to the response.
@@ -233,6 +261,8 @@ export type JSendBody =
 export interface Reply {
   readonly status: number;
   readonly body: JSendBody;
+  /** Response headers to set with the body (create's `Location`, a 503's `Retry-After`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -251,7 +281,7 @@ export interface FieldPolicy {
 }
 
 /** A filter operator of the search and exportCsv actions. */
-export type Operator = 'eq' | 'neq' | 'like' | 'in' | 'nin' | 'gt' | 'gte' | 'lt' | 'lte' | 'btw' | 'gtn' | 'ltn' | 'nn' | 'json';
+export type Operator = 'eq' | 'neq' | 'like' | 'in' | 'nin' | 'gt' | 'gte' | 'lt' | 'lte' | 'btw' | 'gtn' | 'ltn' | 'nn' | 'null' | 'json';
 
 /**
  * One checked filter condition: the attribute, the operator, and values already coerced to the attribute's type.

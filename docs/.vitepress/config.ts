@@ -42,8 +42,10 @@ export default defineConfig({
             { text: 'Errors', link: '/guide/errors' },
             { text: 'Security defaults', link: '/guide/security' },
             { text: 'Databases and scaling out', link: '/guide/databases' },
+            { text: 'Operations', link: '/guide/operations' },
             { text: 'Performance', link: '/guide/performance' },
             { text: 'OpenAPI and the explorer', link: '/guide/openapi' },
+            { text: 'The react-admin demo app', link: '/guide/react-admin-app' },
           ],
         },
         {
@@ -53,6 +55,13 @@ export default defineConfig({
             { text: 'Filtering', link: '/guide/filtering' },
             { text: 'Pagination', link: '/guide/pagination' },
             { text: 'Relations', link: '/guide/relations' },
+          ],
+        },
+        {
+          text: 'Clients',
+          items: [
+            { text: 'react-admin', link: '/guide/react-admin' },
+            { text: 'Refine', link: '/guide/refine' },
           ],
         },
         {

@@ -1,22 +1,28 @@
 /** The writable part of a request's body, for create and update: read, validated by the resource's schema, limited to fillable fields. */
 import * as E from 'fp-ts/lib/Either.js';
+import { bodyProblem, problemItem } from '../core/depth.js';
 import { fillableFields, payloadOf } from '../core/record-plan.js';
 import { issueFailItems } from '../core/standard-schema.js';
+import { outsideDeadline } from '../execute/deadline.js';
 import { readBody } from '../koa/body.js';
 import type { ActionScope } from '../resource/scope.js';
 import type { FailItem, Reply } from '../types.js';
 
 /**
  * Reads the body (JSON or a form) and gives the fields to write; Left is the fail reply to send.
- * In order: the body must be a non-empty object (`emptyPayload`); the action's validation schema, if
+ * In order: no array or object nested deeper than `global.max_depth` and no NUL character in any
+ * string or key (`tooDeep`, `invalidValue`), checked without recursion before anything else reads it; the body must be a non-empty object (`emptyPayload`); the action's validation schema, if
  * any, checks it as sent and its output value replaces it (`schema`, one item per issue); then only
  * fillable fields are kept, each checked against its attribute's kind (`type`). The
  * `before…Fill` hook sees the result.
  * @example const data = await bodyData(scope, 'create'); if (E.isLeft(data)) return data.left;
  */
 export async function bodyData(scope: ActionScope, action: 'create' | 'update'): Promise<E.Either<Reply, Record<string, unknown>>> {
-  const { value, form } = await readBody(scope.ctx, scope.config.global.body_limit);
+  // The client's upload is not the database's time: the deadline waits for the body.
+  const { value, form } = await outsideDeadline(() => readBody(scope.ctx, scope.config.global.body_limit));
   const fail = (items: readonly FailItem[]) => E.left(scope.answers.answerFail(items));
+  const problem = bodyProblem(value, scope.config.global.max_depth);
+  if (problem !== undefined) return fail([problemItem(problem, scope.config.global.max_depth)]);
   const payload = payloadOf(value);
   if (E.isLeft(payload)) return fail([payload.left]);
   const schema = scope.resource.validate[action];

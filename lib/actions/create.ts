@@ -3,6 +3,8 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
 import type { Model } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
+import { findFieldOf } from '../core/find-field.js';
+import { recordLocation } from '../core/record-location.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
@@ -12,19 +14,35 @@ import { dataStage } from './stages.js';
 
 /**
  * Serves `POST <uri>`: fillable fields of the body, validated by the model, written in one
- * transaction; hooks `beforeCreateFill`, `beforeCreate` and `afterCreate`; 201 with the record.
+ * transaction; hooks `beforeCreateFill`, `beforeCreate` and `afterCreate`; 201 with the record,
+ * and a `Location` header naming its read URL when `crud` registered read.
  * @example const reply = await createAction(resourceScope(bound, ctx));
  */
 export async function createAction(scope: ActionScope): Promise<Reply> {
   const body = await bodyData(scope, 'create');
   if (E.isLeft(body)) return body.left;
   const filled = (await scope.hook('beforeCreateFill', body.right)) ?? body.right;
-  return inTransaction(scope, async (transaction) => {
+  const { record, reply } = await inTransaction(scope, async (transaction) => {
     const data = await dataStage(scope, 'create', (await scope.hook('beforeCreate', filled)) ?? filled);
-    const record = await scope.model.create(data, { transaction });
-    await scope.hook('afterCreate', record);
-    return recordReply(scope, 'create', record, scope.config.create);
+    const created = await scope.model.create(data, { transaction });
+    await scope.hook('afterCreate', created);
+    return { record: created, reply: await recordReply(scope, 'create', created, scope.config.create) };
   });
+  const location = reply.status < 300 ? locationOf(scope, record) : undefined;
+  return location === undefined ? reply : { ...reply, headers: { ...reply.headers, Location: location } };
+}
+
+/**
+ * The created record's read URL, when `crud` registered read for the resource: the path the
+ * create was posted to (so the router's prefix and any mount are kept), then the value of read's
+ * find field.
+ */
+function locationOf(scope: ActionScope, record: Model): string | undefined {
+  if (!scope.resource.routed.includes('read')) return undefined;
+  const findField = findFieldOf(scope.model, scope.config, 'read');
+  if (findField === undefined) return undefined;
+  const collection = new URL(scope.ctx.originalUrl, 'http://localhost').pathname;
+  return recordLocation(collection, record.get(findField.attribute));
 }
 
 /**
@@ -33,7 +51,7 @@ export async function createAction(scope: ActionScope): Promise<Reply> {
  */
 export function Create<TBase extends AbstractConstructor<BaseController>>(Base: TBase) {
   abstract class CreateAction extends Base {
-    /** Serves `POST <uri>`: 201 with the created record. */
+    /** Serves `POST <uri>`: 201 with the created record and its read URL in `Location`. */
     async create(_ctx: Context): Promise<Reply> {
       return createAction(controllerScope(this));
     }

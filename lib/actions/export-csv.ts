@@ -11,6 +11,7 @@ import type { ValueKind } from '../core/attribute-kinds.js';
 import { csvColumns, csvRow, type CsvColumn } from '../core/csv-cells.js';
 import { csvField, csvLine } from '../core/csv-line.js';
 import { batchReader, KEY_ALIAS } from '../execute/batches.js';
+import { underFreshDeadline } from '../execute/deadline.js';
 import { endSnapshot, openSnapshot } from '../execute/snapshot.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
@@ -68,8 +69,10 @@ export async function exportCsvAction(scope: ActionScope): Promise<Reply | undef
   const text = fast === undefined ? instanceText(scope, columns) : async (rows: Model[]) => fastText(fast, rows as unknown as Record<string, unknown>[]);
   void pump(body, first, batches, text)
     .catch((error: unknown) => {
+      // A client that left destroyed the body and stopped the request: nothing to report.
+      const clientLeft = body.destroyed;
       body.destroy();
-      ctx.app.emit('error', error, ctx);
+      if (!clientLeft) ctx.app.emit('error', error, ctx);
     })
     .finally(() => batches.return(undefined).catch(() => undefined).then(() => endSnapshot(snapshot)));
   return undefined;
@@ -148,7 +151,8 @@ function instanceText(scope: ActionScope, columns: readonly CsvColumn[]): (recor
 }
 
 async function pump(body: PassThrough, first: Batch, batches: AsyncGenerator<Model[], undefined>, text: (records: Model[]) => Promise<string>): Promise<void> {
-  for (let batch = first; !batch.done; batch = await batches.next()) {
+  // Each batch after the first gets a deadline of its own (global.timeout_ms): the first is the request's.
+  for (let batch = first; !batch.done; batch = await underFreshDeadline(() => batches.next())) {
     const chunk = await text(batch.value);
     if (body.destroyed) return;
     if (!body.write(chunk)) await drained(body);

@@ -14,7 +14,7 @@ import { queryStage } from './stages.js';
 
 /**
  * Serves `GET <uri>/options?label=<column>&value=<column>` (spec options rules 1–9), with the hooks
- * `modifyOptionsQuery` and `afterOptions`.
+ * `modifyOptionsQuery` and `afterOptions`. More than `search.max_unpaginated` items is a `tooManyRows` fail.
  * @example const reply = await optionsAction(resourceScope(bound, ctx));
  */
 export async function optionsAction(scope: ActionScope): Promise<Reply> {
@@ -27,8 +27,15 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
   if (undeclared !== undefined && !(await tableHasColumn(model, undeclared))) {
     return answerOptionsError(answers, config, { _tag: 'columnNotFound', field: undeclared });
   }
-  const query = await queryStage(scope, 'options', 'modifyOptionsQuery', planned.right);
-  const rows = formatOptions(query.raw === true ? await rawRows(model, query) : ((await model.findAll(query)) as unknown as Record<string, unknown>[]));
+  const hooked = await queryStage(scope, 'options', 'modifyOptionsQuery', planned.right);
+  // One row past the cap tells that the list is too long to answer whole.
+  const cap = config.search.max_unpaginated;
+  const query = { ...hooked, limit: Math.min(hooked.limit ?? cap + 1, cap + 1) };
+  const found = query.raw === true ? await rawRows(model, query) : ((await model.findAll(query)) as unknown as Record<string, unknown>[]);
+  if (found.length > cap) {
+    return answers.answerFail([{ field: null, error: 'tooManyRows', message: `The options list answers at most ${cap} items (search.max_unpaginated) and this one has more: narrow it with a condition (modifyOptionsQuery) or raise the cap` }]);
+  }
+  const rows = formatOptions(found);
   const items = (await scope.hook('afterOptions', rows)) ?? rows;
   return answers.answerSuccess(items, config.options.http_status);
 }

@@ -8,7 +8,8 @@ import type { RelationModel } from '../core/relation-paths.js';
 import { visibleRecord } from '../core/relation-policy.js';
 import type { ActionScope } from '../resource/scope.js';
 import { queryStage, rowsStage, type QueryHook } from './stages.js';
-import { serializeWrites } from './sqlite-writes.js';
+import { serializeWrites, writeTransactionOptions } from './sqlite-writes.js';
+import { jsonAttributesOf, withholdDeep } from './withheld.js';
 
 export type { HookResult } from '../resource/resource.js';
 
@@ -38,13 +39,17 @@ export function serialize(scope: ActionScope, record: Model, method: string): Re
 
 /**
  * `serialize` for many records of one request: the serializer is looked up per record, the
- * policy (with its relations) once.
+ * policy (with its relations) once. A stored JSON value deeper than `global.max_depth` is withheld (null, noted in `meta.withheld`).
  * @example const rows = records.map(serializerFor(scope, scope.config.search.method));
  */
 export function serializerFor(scope: ActionScope, method: string): (record: Model) => Record<string, unknown> {
   const model = scope.model as unknown as RelationModel;
   const { policy } = scope.resource;
+  const json = jsonAttributesOf(scope.model);
+  const max = scope.config.global.max_depth;
   return (record) => {
+    // Before the serializer: toJSON clones every value recursively.
+    if (json.json.length > 0) withholdDeep(scope.ctx, record.dataValues as Record<string, unknown>, json, max);
     const serializer = (record as unknown as Record<string, unknown>)[method];
     if (typeof serializer !== 'function') throw new TypeError(`The model has no method ${method} to serialize a record with`);
     return visibleRecord(model, serializer.call(record) as Record<string, unknown>, policy);
@@ -53,23 +58,42 @@ export function serializerFor(scope: ActionScope, method: string): (record: Mode
 
 /**
  * One record's reply: serialized, through the plugins' `rows` stage, with the action's status.
+ * A write's record (create, update, softDelete, restore) is read back first (`readBack`), so the
+ * reply holds what a read of it returns.
  * @example return recordReply(scope, 'read', record, scope.config.read);
  */
 export async function recordReply(scope: ActionScope, action: RecordAction | 'create', record: Model, settings: { method: string; http_status: number }) {
-  const [row] = await rowsStage(scope, action, [serialize(scope, record, settings.method)]);
+  const shown = action === 'read' ? record : await readBack(scope, record);
+  const [row] = await rowsStage(scope, action, [serialize(scope, shown, settings.method)]);
   return scope.answers.answerSuccess(row, settings.http_status);
+}
+
+/**
+ * A written record as the database now holds it: read again by its primary key, inside the write's
+ * transaction, as a read finds it (the model's default scope applies; soft-deleted rows too). The
+ * driver, not the value sent, decides each value: a DECIMAL is the text PostgreSQL returns on every
+ * read, a DATETIME is MariaDB's stored precision, a default or a trigger's value is filled in.
+ * The written record when the default scope no longer finds it, or when the model has no primary key.
+ * @example const fresh = await readBack(scope, record);
+ */
+export async function readBack(scope: ActionScope, record: Model): Promise<Model> {
+  const where = record.where() as Record<string, unknown>;
+  // No primary key, or one not known yet: nothing names the row alone.
+  if (Object.keys(where).length === 0 || Object.values(where).some((value) => value === undefined || value === null)) return record;
+  return (await scope.model.findOne({ where, transaction: scope.transaction ?? null, paranoid: false })) ?? record;
 }
 
 /**
  * Runs a write in one managed transaction, exposed to hooks as the scope's (and controller's)
  * `transaction`; anything thrown inside rolls the whole write back. On SQLite the writes of one
- * database run one at a time (`serializeWrites`), so a burst of requests queues instead of failing.
+ * database run one at a time (`serializeWrites`), so a burst of requests queues instead of failing,
+ * each as `BEGIN IMMEDIATE` (`writeTransactionOptions`).
  * @example return inTransaction(scope, async (transaction) => { … })
  */
 export async function inTransaction<T>(scope: ActionScope, work: (transaction: Transaction) => Promise<T>): Promise<T> {
   const sequelize = scope.model.sequelize!;
   return serializeWrites(sequelize, () =>
-    sequelize.transaction(async (transaction) => {
+    sequelize.transaction(writeTransactionOptions(sequelize), async (transaction) => {
       scope.transaction = transaction;
       try {
         return await work(transaction);

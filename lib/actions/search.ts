@@ -7,11 +7,13 @@ import type { AbstractConstructor, BaseController } from '../controller/base-con
 import { isPrototypeKey, parseBrackets, prototypeKeys } from '../core/qs-limits.js';
 import { planSearch, type SearchRequest } from '../core/search-plan.js';
 import type { HookResult } from '../resource/resource.js';
-import { controllerScope, type ActionScope } from '../resource/scope.js';
+import { controllerScope, markDefaultHooks, type ActionScope } from '../resource/scope.js';
 import type { RowShape } from '../core/row-shape.js';
-import { estimateCount, hasFindHooks, rawCount, rawPage } from '../execute/raw-select.js';
+import { estimateCount, hasFindHooks, queriesAsPlanned, rawCount, rawPage, rawSelect, redrive, type RawSelect } from '../execute/raw-select.js';
+import type { BoundResource } from '../resource/bind.js';
 import type { FailItem, Reply, SearchPlan } from '../types.js';
 import { serializerFor } from './records.js';
+import { jsonAttributesOf, withholdDeep } from './withheld.js';
 import { queryStage, rowsStage } from './stages.js';
 
 /**
@@ -54,6 +56,7 @@ export async function planSearchRequest(scope: ActionScope, paginate: boolean): 
     // Date-only filter values are days of the time zone Sequelize writes dates in.
     timezone: timezoneOf(scope.model.sequelize),
     config: scope.config,
+    maxDepth: scope.config.global.max_depth,
     paginate,
   });
   return E.mapLeft((failures: FailItem[]) => scope.answers.answerFail(failures))(planned);
@@ -82,35 +85,56 @@ export function planRequest(controller: BaseController, paginate: boolean): Prom
 
 /**
  * Internal: a Koa `ctx.state` key; `'instance'` makes search read model instances even where the
- * fast path applies. The fast-path test compares the two replies byte for byte.
+ * fast path applies, `'raw'` reads raw rows through `sequelize.query` even where the driver
+ * connection could serve them. The fast-path test compares the three replies byte for byte.
  */
 export const FORCE_SEARCH_PATH: unique symbol = Symbol('koa-fast-crud: force the search path');
 
-/** Internal: the `ctx.state` key search writes the path it took to (`'raw'` or `'instance'`), for the tests. */
+/**
+ * Internal: the `ctx.state` key search writes the path it took to, for the tests: `'driver'` (raw
+ * rows on the driver connection), `'raw'` (raw rows through `sequelize.query`) or `'instance'`.
+ */
 export const SEARCH_PATH_TAKEN: unique symbol = Symbol('koa-fast-crud: the search path taken');
 
 /**
  * Serves `GET <uri>`: filters, term search, sort and pagination, with the hooks `modifyFilters`,
  * `modifySearchQuery` and `afterSearch`. Rows are read raw, of the visible attributes only, when
  * the model and the query allow it (see `planRowShape`), else as model instances; the count is
- * `search.count`'s: exact, none (`hasMore`), or PostgreSQL's estimate.
+ * `search.count`'s: exact, none (`hasMore`), or PostgreSQL's estimate. `skipPagination=true` reads at most
+ * `search.max_unpaginated` + 1 rows; one past the cap is a `tooManyRows` fail.
  * @example const reply = await searchAction(resourceScope(bound, ctx));
  */
 export async function searchAction(scope: ActionScope): Promise<Reply> {
-  const planned = await planSearchRequest(scope, true);
-  if (E.isLeft(planned)) return planned.left;
-  const plan = planned.right;
   const { model, config } = scope;
-  const query = await queryStage(scope, 'search', 'modifySearchQuery', compileSearch(model, plan, scope.resource.deletedAt, relationSettings(scope)));
+  const state = scope.ctx.state as Record<symbol, unknown> | undefined;
+  const reusable = preparedKey(scope);
+  const known = reusable === undefined ? undefined : prepared.get(reusable);
+  let plan: SearchPlan, query: FindOptions;
+  if (known !== undefined) {
+    ({ plan, query } = known);
+  } else {
+    const planned = await planSearchRequest(scope, true);
+    if (E.isLeft(planned)) return planned.left;
+    plan = planned.right;
+    query = await queryStage(scope, 'search', 'modifySearchQuery', compileSearch(model, plan, scope.resource.deletedAt, relationSettings(scope)));
+  }
   const shape = fastShape(scope, query);
   const counting = config.search.count;
   const page = plan.page;
-  // Without a count, one row past the page tells whether there is a next one.
-  const read = counting === 'none' && page !== null ? { ...query, limit: page.perPage + 1 } : query;
+  // Without a count, one row past the page tells whether there is a next one; without a page, one row past the cap that there are too many.
+  const cap = config.search.max_unpaginated;
+  const read = page === null ? { ...query, limit: Math.min(query.limit ?? cap + 1, cap + 1) } : counting === 'none' ? { ...query, limit: page.perPage + 1 } : query;
+  // The fast path prepares the select once, and compiles its WHERE once for the page and the count.
+  const driver = state?.[FORCE_SEARCH_PATH] !== 'raw';
+  const select = shape === undefined ? undefined : known !== undefined ? redrive(known.select, driver) : rawSelect(model, read, shape, { driver });
+  if (reusable !== undefined && known === undefined && select?.where !== undefined) remember(reusable, { plan, query, select });
+  if (state !== undefined && known !== undefined) state[SEARCH_PLAN_REUSED] = true;
+  if (select?.driver === true && state !== undefined) state[SEARCH_PATH_TAKEN] = 'driver';
   const [records, count] = await Promise.all([
-    shape === undefined ? model.findAll(read).then((rows) => rows.map(serializerFor(scope, config.search.method))) : rawPage(model, read, shape),
-    counting === 'none' ? undefined : countRows(scope, query, shape !== undefined, counting === 'estimate'),
+    select === undefined ? model.findAll(read).then((rows) => rows.map(serializerFor(scope, config.search.method))) : rawPage(select, shape!).then((raw) => withheldRows(scope, raw)),
+    counting === 'none' ? undefined : countRows(scope, query, select, counting === 'estimate'),
   ]);
+  if (page === null && records.length > cap) return scope.answers.answerFail([tooManyRows(cap)]);
   const hasMore = page !== null && records.length > page.perPage;
   const rows = hasMore ? records.slice(0, page.perPage) : records;
   const data = await rowsStage(scope, 'search', (await scope.hook('afterSearch', rows)) ?? rows);
@@ -119,6 +143,64 @@ export async function searchAction(scope: ActionScope): Promise<Reply> {
   const perPage = page?.perPage ?? Math.max(count.value, 1);
   const pagination = { current, perPage, pagesCount: Math.max(1, Math.ceil(count.value / perPage)), count: count.value, ...(count.estimated && { estimated: true }) };
   return scope.answers.answerSuccess(data, config.search.http_status, { pagination });
+}
+
+/**
+ * Internal: the `ctx.state` key search sets to true when it reused the plan and the prepared
+ * select of an earlier request with the same query string (see `preparedKey`), for the tests.
+ */
+export const SEARCH_PLAN_REUSED: unique symbol = Symbol('koa-fast-crud: the search plan was reused');
+
+/** What a fast-path search's query string planned and prepared to, for the next request with the same query string. */
+interface PreparedSearch {
+  readonly plan: SearchPlan;
+  readonly query: FindOptions;
+  readonly select: RawSelect;
+}
+
+/**
+ * Most searches kept, for every resource together; past it the oldest goes. A client sending
+ * endless new query strings costs planning, as it did before, and at most this many entries.
+ */
+const PREPARED_LIMIT = 1024;
+const prepared = new Map<string, PreparedSearch>();
+const resourceIds = new WeakMap<BoundResource, number>();
+let nextResourceId = 0;
+
+/**
+ * The key of the scope's search among the prepared ones (its resource and query string), when
+ * the query string alone decides its plan and its SQL: no `modifyFilters` or `modifySearchQuery`
+ * hook and no plugin `query` stage (any of them may read the request), the route's own
+ * configuration, no CLS namespace (which puts a transaction in the options), and no default scope
+ * on the model (which `findAll` merges into them). Only entries of the fast path whose WHERE is
+ * compiled once are kept: their SQL is assembled from strings and never hands the kept options
+ * to Sequelize to change. Else undefined, and the request plans and prepares its own.
+ * `spec/http/fast-path.spec.ts` compares a reused search's bytes with a planned one's.
+ */
+function preparedKey(scope: ActionScope): string | undefined {
+  const { resource } = scope;
+  if (scope.config !== resource.config || scope.hasHook('modifyFilters') || scope.hasHook('modifySearchQuery')) return undefined;
+  if (resource.plugins.some((plugin) => plugin.query !== undefined) || !queriesAsPlanned(scope.model)) return undefined;
+  let id = resourceIds.get(resource);
+  if (id === undefined) resourceIds.set(resource, (id = nextResourceId++));
+  return `${id}\u0000${scope.ctx.querystring}`;
+}
+
+function remember(key: string, search: PreparedSearch): void {
+  if (prepared.size >= PREPARED_LIMIT) prepared.delete(prepared.keys().next().value!);
+  prepared.set(key, search);
+}
+
+/** The fail item for `skipPagination=true` over more than `search.max_unpaginated` rows. */
+function tooManyRows(cap: number): FailItem {
+  return { field: 'skipPagination', error: 'tooManyRows', message: `skipPagination=true answers at most ${cap} rows (search.max_unpaginated) and this search matches more: paginate with page and perPage, or narrow it with a filter` };
+}
+
+/** Raw rows with each stored JSON value deeper than `global.max_depth` withheld (see `withholdDeep`). */
+function withheldRows(scope: ActionScope, rows: Record<string, unknown>[]): Record<string, unknown>[] {
+  const json = jsonAttributesOf(scope.model);
+  if (json.json.length > 0) for (const row of rows) withholdDeep(scope.ctx, row, json, scope.config.global.max_depth);
+  return rows;
 }
 
 /** The raw row shape when this request may take the fast path: the model allows it, and no hook or plugin asked for includes, attributes or raw rows of its own. */
@@ -144,14 +226,14 @@ function hasIncludes(query: FindOptions): boolean {
  * The count of the matching rows: DISTINCT only when includes may repeat rows; with `estimate` on
  * PostgreSQL, the planner's estimate when it reaches `search.count_threshold`.
  */
-async function countRows(scope: ActionScope, query: FindOptions, raw: boolean, estimate: boolean): Promise<{ value: number; estimated: boolean }> {
+async function countRows(scope: ActionScope, query: FindOptions, select: RawSelect | undefined, estimate: boolean): Promise<{ value: number; estimated: boolean }> {
   const { model, config } = scope;
   const includes = hasIncludes(query);
   if (estimate && !includes) {
     const estimated = await estimateCount(model, query);
     if (estimated !== undefined && estimated >= config.search.count_threshold) return { value: estimated, estimated: true };
   }
-  const value = raw ? await rawCount(model, query) : await model.count({ ...query, distinct: includes });
+  const value = select !== undefined ? await rawCount(select) : await model.count({ ...query, distinct: includes });
   return { value, estimated: false };
 }
 
@@ -186,5 +268,7 @@ export function Search<TBase extends AbstractConstructor<BaseController>>(Base: 
      */
     afterSearch(_rows: Record<string, unknown>[]): HookResult<Record<string, unknown>[]> {}
   }
+  // A class that keeps these as they are searches as a resource without them does (its plans may be reused).
+  markDefaultHooks(SearchAction.prototype, ['modifyFilters', 'modifySearchQuery']);
   return SearchAction;
 }

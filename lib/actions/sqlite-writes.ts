@@ -1,5 +1,5 @@
 /** SQLite write transactions one at a time per database, and no connection left open by a failed one. */
-import type { Sequelize } from 'sequelize';
+import { Transaction, type Sequelize, type TransactionOptions } from 'sequelize';
 
 /** The last write queued on each SQLite Sequelize instance; settled, never rejected. */
 const queues = new WeakMap<Sequelize, Promise<unknown>>();
@@ -21,6 +21,17 @@ export function serializeWrites<T>(sequelize: Sequelize, work: () => Promise<T>)
   const run = (queues.get(sequelize) ?? Promise.resolve()).then(guarded);
   queues.set(sequelize, run.catch(() => undefined));
   return run;
+}
+
+/**
+ * The options of the library's write transactions: on SQLite `BEGIN IMMEDIATE`, which takes the
+ * write lock at the start, where SQLite's busy timeout can wait for a lock another process holds,
+ * before any hook has run. A deferred transaction would take it at its first write, where a lock
+ * held elsewhere fails the request with SQLITE_BUSY at once. Other dialects keep their default.
+ * @example await sequelize.transaction(writeTransactionOptions(sequelize), work);
+ */
+export function writeTransactionOptions(sequelize: Sequelize): TransactionOptions {
+  return sequelize.getDialect() === 'sqlite' ? { type: Transaction.TYPES.IMMEDIATE } : {};
 }
 
 interface SqliteConnection {

@@ -33,6 +33,8 @@ export function compileCondition(model: ModelStatic<Model>, { attribute, column,
       return { [Op.or]: [{ [attribute]: { [op === 'gtn' ? Op.gt : Op.lt]: first } }, { [attribute]: null }] };
     case 'nn':
       return { [attribute]: { [Op.ne]: null } };
+    case 'null':
+      return { [attribute]: { [Op.is]: null } };
     case 'like':
       return contains(model, column, first as string, false, alias);
     case 'json':

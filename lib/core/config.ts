@@ -9,9 +9,9 @@ import { isHttpStatus } from './http-status.js';
  * @example DEFAULT_CONFIG.options.default_value // 'id'
  */
 export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
-  global: { validation: { http_status: 400 }, find_field: 'id', find_field_is_uuid: true, body_limit: 1_048_576, require_fillable: false },
+  global: { validation: { http_status: 400 }, find_field: 'id', find_field_is_uuid: true, body_limit: 1_048_576, require_fillable: false, max_depth: 64, max_url_length: 8192, timeout_ms: 10_000 },
   options: { http_status: 200, default_value: 'id', permission: null, value_columns: null },
-  search: { http_status: 200, method: 'toJSON', per_page: 40, max_per_page: 500, count: 'exact', count_threshold: 100_000 },
+  search: { http_status: 200, method: 'toJSON', per_page: 40, max_per_page: 500, count: 'exact', count_threshold: 100_000, max_unpaginated: 10_000, strict_params: true },
   create: { http_status: 201, method: 'toJSON' },
   read: { http_status: 200, method: 'toJSON', find_field: null },
   update: { http_status: 200, method: 'toJSON', find_field: null },
@@ -61,6 +61,9 @@ export function formatConfigError(error: ConfigError): string {
 
 type Node = Readonly<Record<string, unknown>>;
 
+/** The longest delay Node's timers keep (a longer one fires at once). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 const SEARCH_COUNTS: readonly SearchCount[] = ['exact', 'none', 'estimate'];
 
 /** Checks `input` against the shape of `schema` (DEFAULT_CONFIG's node) and merges it over `base`. */
@@ -95,6 +98,7 @@ function checkLeaf(key: string, fallback: unknown, value: unknown, path: readonl
     if (value === null && fallback === null) return E.right(value);
     return typeof value === 'string' && isPlainIdentifier(value) ? E.right(value) : invalid(path, value, 'a plain identifier');
   }
+  if (key === 'timeout_ms') return Number.isSafeInteger(value) && (value as number) > 0 && (value as number) <= MAX_TIMER_MS ? E.right(value) : invalid(path, value, `a positive integer up to ${MAX_TIMER_MS}`);
   if (typeof fallback === 'number') {
     return Number.isSafeInteger(value) && (value as number) > 0 ? E.right(value) : invalid(path, value, 'a positive integer');
   }

@@ -1,6 +1,7 @@
 /** CSV cells: values as text a spreadsheet shows and never runs. */
 import type { AttributeSource } from '../types.js';
 import { kindOf, type ValueKind } from './attribute-kinds.js';
+import { stringifyJson } from './depth.js';
 
 /**
  * Text a spreadsheet would run as a formula: `=`, `+`, `-`, `@` (or their full-width forms
@@ -27,7 +28,7 @@ export function csvCell(value: unknown, kind?: ValueKind): string {
   if (value === null || value === undefined) return '';
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
-  if (typeof value === 'object') return neutralize(JSON.stringify(value));
+  if (typeof value === 'object') return neutralize(stringifyJson(value));
   const text = String(value);
   return isValueText(text, kind) ? text : neutralize(text);
 }

@@ -7,6 +7,12 @@ export type DateKind = 'date' | 'dateonly';
 
 const CALENDAR = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}:?\d{2})?$/;
+/**
+ * The texts a date filter value may be, as patterns (JSON Schema's `pattern`): a calendar bound
+ * (`2026`, `2026-01`, `2026-01-31`) on DATE and DATEONLY columns, and an instant on DATE ones.
+ * @example new RegExp(DATE_PATTERNS.calendar).test('2026-01') // true
+ */
+export const DATE_PATTERNS = Object.freeze({ calendar: CALENDAR.source, instant: INSTANT.source });
 const OFFSET = /^([+-])(\d{2}):?(\d{2})$/;
 const DAY_MS = 86_400_000;
 

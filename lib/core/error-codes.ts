@@ -18,7 +18,7 @@ export const ERROR_TABLE = Object.freeze({
   invalidValue: {
     status: 'validation',
     meaning:
-      'a filter value that does not fit its column. Also: a bad `page`, `perPage`, `skipPagination` or `sort`, a query string nested more than 3 brackets deep, a NUL character, or a value the database rejects as out of range (PostgreSQL and MariaDB)',
+      'a filter value that does not fit its column. Also: a bad `page`, `perPage`, `skipPagination` or `sort`, a query string nested more than 3 brackets deep, a NUL character, a value the database rejects as out of range (PostgreSQL and MariaDB), or a row a CHECK constraint refuses (naming the column of a MariaDB column check, such as a JSON value over the 32 levels MariaDB stores)',
   },
   type: { status: 'validation', meaning: "a body value that does not fit its column's type" },
   invalid: { status: 'validation', meaning: 'a Sequelize validation item that has neither a `validatorKey` nor a `type`' },
@@ -28,17 +28,37 @@ export const ERROR_TABLE = Object.freeze({
     meaning:
       "a body the resource's validation schema (`validate.create`/`validate.update`, or the class form's `createValidateRules`/`updateValidateRules`) rejects, one item per issue, its field the issue's path joined with dots (`tags.0.name`). Also each issue of a Standard Schema error (zod's `ZodError`, valibot's `ValiError`) a hook throws",
   },
+  unknownParameter: {
+    status: 'validation',
+    meaning:
+      'a query parameter that search or exportCsv does not read (`perpage`, `filters`, `_sort`), named with the nearest known one; `search.strict_params: false` ignores them instead',
+  },
   invalidJson: { status: 400, meaning: 'the body is not valid JSON' },
   invalidForm: { status: 400, meaning: 'a form body (`application/x-www-form-urlencoded`) beyond the query-string limits: nested more than 3 brackets deep, over 200 parameters or a list over 100 items' },
   invalidBody: { status: 400, meaning: 'the body could not be read to its end' },
   unsupportedMediaType: { status: 415, meaning: "the body's `Content-Type` is neither JSON nor `application/x-www-form-urlencoded`" },
   contentTooLarge: { status: 413, meaning: 'the body is larger than `global.body_limit`' },
+  tooDeep: { status: 'validation', meaning: 'a body, or a `json` filter value, with arrays or objects nested deeper than `global.max_depth` (the field names where)' },
+  uriTooLong: { status: 414, meaning: 'the URL (path and query string) is longer than `global.max_url_length` characters' },
+  tooManyRows: {
+    status: 'validation',
+    meaning: '`skipPagination=true`, or an options list, that would answer more than `search.max_unpaginated` rows: paginate, narrow it with a filter, or raise the cap',
+  },
   unique: { status: 409, meaning: 'a unique constraint would be broken' },
   foreignKey: { status: 409, meaning: 'a foreign key would point nowhere, or a deleted row is still referenced' },
   recordNotFound: { status: 404, meaning: '`{id}` finds no record that the action may use' },
   routeNotFound: { status: 404, meaning: 'no route matches the path (answered by the `notFound()` middleware mounted after the routers, including an `{id}` that is not a UUID)' },
   forbidden: { status: 403, meaning: '`can(ctx, ability)` returned false' },
   clientError: { status: 'thrown', meaning: 'a hook threw a 4xx status that is not in the IANA registry, such as 499' },
+  databaseUnavailable: {
+    status: 503,
+    meaning:
+      'a JSend `error`, not a fail item: the database could not be reached or dropped the connection (refused, reset, no pool connection within `pool.acquire`, server shutting down, SQLite busy past its busy timeout). With `Retry-After`',
+  },
+  databaseTimeout: {
+    status: 503,
+    meaning: 'a JSend `error`, not a fail item: the request passed `global.timeout_ms`, or the database cancelled the statement for it. With `Retry-After`',
+  },
 } as const satisfies Readonly<Record<ErrorCode, ErrorCodeEntry>>);
 
 /**

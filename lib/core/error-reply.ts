@@ -1,9 +1,10 @@
-/** The one mapping from a thrown value to a reply: client errors become fail, the rest a bare 500. */
+/** The one mapping from a thrown value to a reply: client errors become fail, database outages and timeouts a 503, the rest a bare 500. */
 import { camelCase } from 'change-case';
 import type { ErrorCode, FailItem, Reply } from '../types.js';
 import { statusOf, type FixedStatusCode } from './error-codes.js';
 import { HttpStatus } from './http-status.js';
-import { error, fail } from './jsend.js';
+import { classifyDatabaseError } from './db-failure.js';
+import { error, fail, unavailable } from './jsend.js';
 import { isIssueList, issueFailItems } from './standard-schema.js';
 
 const NAMES: ReadonlyMap<number, string> = new Map(
@@ -42,7 +43,11 @@ export function clientErrorOf(code: FixedStatusCode, message: string, field: str
  *   `issues` is a non-empty list of `{ message, path? }`, checked strictly) → fail at the
  *   validation status, one `schema` item per issue naming its path, and nothing else of the error;
  * - a unique or foreign-key violation → 409 fail naming the fields;
- * - a database "data exception" (a value out of range for its column) → fail at the validation status;
+ * - a database "data exception" (a value out of range for its column) or a CHECK constraint's refusal
+ *   (naming the column of a MariaDB column check, such as a JSON column's) → fail at the validation status;
+ * - a connection-class database failure (refused, reset, pool acquire timeout, shutdown, SQLite
+ *   busy) or a passed deadline (see `classifyDatabaseError`) → a 503 JSend error with the code
+ *   `databaseUnavailable` or `databaseTimeout` and `Retry-After`, carrying nothing of the fault;
  * - anything else → a 500 JSend error that carries nothing of the fault.
  *
  * Every status but a thrown error's comes from ERROR_TABLE.
@@ -59,13 +64,19 @@ export function replyForError(thrown: unknown, validationStatus = 400): Reply {
   const sequelizeReply = replyForSequelizeError(thrown as SequelizeErrorShape, validationStatus);
   if (sequelizeReply !== undefined) return sequelizeReply;
   const issues = (thrown as { issues?: unknown }).issues;
-  return isIssueList(issues) ? fail(statusOf('schema', validationStatus), issueFailItems(issues)) : error();
+  return isIssueList(issues) ? fail(statusOf('schema', validationStatus), issueFailItems(issues)) : databaseReply(thrown);
+}
+
+/** A 503 for a database outage or timeout, else the bare 500. */
+function databaseReply(thrown: unknown): Reply {
+  const failure = classifyDatabaseError(thrown);
+  return failure === undefined ? error() : unavailable(failure);
 }
 
 interface SequelizeErrorShape extends Error {
   readonly errors?: readonly { path?: string | null; validatorKey?: string | null; type?: string | null; value?: unknown; message: string }[];
   readonly fields?: readonly string[] | Readonly<Record<string, unknown>> | null;
-  readonly original?: { readonly code?: unknown; readonly sqlState?: unknown };
+  readonly original?: { readonly code?: unknown; readonly sqlState?: unknown; readonly errno?: unknown };
 }
 
 function replyForSequelizeError(thrown: SequelizeErrorShape, validationStatus: number): Reply | undefined {
@@ -77,9 +88,12 @@ function replyForSequelizeError(thrown: SequelizeErrorShape, validationStatus: n
     case 'SequelizeForeignKeyConstraintError':
       return fail(statusOf('foreignKey'), [item(fieldsOf(thrown)[0] ?? null, 'foreignKey', 'The change conflicts with related records')]);
     case 'SequelizeDatabaseError':
-      return isDataException(thrown)
-        ? fail(statusOf('invalidValue', validationStatus), [item(null, 'invalidValue', 'A value does not fit its column')])
-        : undefined;
+      if (isDataException(thrown)) return fail(statusOf('invalidValue', validationStatus), [item(null, 'invalidValue', 'A value does not fit its column')]);
+      if (isCheckViolation(thrown)) {
+        const column = checkedColumn(thrown);
+        return fail(statusOf('invalidValue', validationStatus), [item(column, 'invalidValue', column === null ? "A value breaks one of the table's CHECK constraints" : `The ${column} is not a value its column accepts`)]);
+      }
+      return undefined;
     default:
       return undefined;
   }
@@ -106,6 +120,18 @@ function fieldsOf(thrown: SequelizeErrorShape): string[] {
 function isDataException(thrown: SequelizeErrorShape): boolean {
   const state = thrown.original?.sqlState ?? thrown.original?.code;
   return typeof state === 'string' && state.startsWith('22');
+}
+
+/** A CHECK constraint refused the row: PostgreSQL's SQLSTATE 23514, MariaDB's error 4025 (also its JSON columns' `json_valid` check, which refuses values over 32 levels deep). */
+function isCheckViolation(thrown: SequelizeErrorShape): boolean {
+  return thrown.original?.code === '23514' || thrown.original?.errno === 4025;
+}
+
+/** The column of a MariaDB column-level CHECK (named `table.column`), else null: a table-level constraint names no field. */
+function checkedColumn(thrown: SequelizeErrorShape): string | null {
+  const name = /CONSTRAINT `([^`]+)` failed/.exec(thrown.message)?.[1];
+  const dot = name?.lastIndexOf('.') ?? -1;
+  return dot > 0 ? name!.slice(dot + 1) : null;
 }
 
 function isClientHttpError(thrown: Error): thrown is ClientError {

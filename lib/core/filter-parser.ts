@@ -1,17 +1,24 @@
 /** parseFilters: `filter[column][operator]=value` from a parsed query string, checked and typed. */
 import * as E from 'fp-ts/lib/Either.js';
 import type { AttributeSource, Condition, DateSpan, ErrorCode, FailItem, FieldPolicy, Operator, SearchPlan } from '../types.js';
-import { coerceQueryValue, isTextKind, kindOf } from './attribute-kinds.js';
+import { coerceQueryValue, isTextKind, kindOf, type ValueKind } from './attribute-kinds.js';
 import { dateBoundValues, parseDateSpan } from './date-bounds.js';
+import { bodyProblem } from './depth.js';
 import { allowedColumn } from './field-policy.js';
 import { relationTarget } from './relation-paths.js';
+import { OPERATORS } from './operators.js';
 import { isRecord } from './query-params.js';
 
-/** Every operator, with whether it takes one value, a list, two values, or none. */
-export const OPERATORS: Readonly<Record<Operator, 'one' | 'list' | 'two' | 'none'>> = Object.freeze({
-  eq: 'one', neq: 'one', like: 'one', gt: 'one', gte: 'one', lt: 'one', lte: 'one', gtn: 'one', ltn: 'one', json: 'one',
-  in: 'list', nin: 'list', btw: 'two', nn: 'none',
-});
+export { OPERATORS } from './operators.js';
+
+/**
+ * True when the operator applies to a column of this kind: a JSON column takes `json` and the
+ * operators without a value, any other column every operator but `json`, and `like` needs text.
+ * @example operatorApplies('like', 'number') // false
+ */
+export function operatorApplies(op: Operator, kind: ValueKind): boolean {
+  return kind === 'json' ? op === 'json' || OPERATORS[op] === 'none' : op !== 'json' && (op !== 'like' || isTextKind(kind));
+}
 
 /** What the filter parser needs besides the model. */
 export interface FilterSettings {
@@ -27,6 +34,8 @@ export interface FilterSettings {
    * (`'+02:00'`, `'Europe/Paris'`); UTC when absent.
    */
   readonly timezone?: string | undefined;
+  /** Deepest nesting a `json` filter value may have (`global.max_depth`); default 64. */
+  readonly maxDepth?: number | undefined;
 }
 
 /** Conditions and term search parsed from a filter object, and every failure found on the way. */
@@ -37,7 +46,7 @@ export interface ParsedFilters extends Pick<SearchPlan, 'conditions' | 'term'> {
 /**
  * Parses `filter` as qs gives it: `{ name: { like: 'pho' }, price: { gte: '100' }, id: '3' }`.
  * A bare value means `eq`. Columns must be filterable by the policy; values are trimmed, an empty
- * one adds no condition (`nn` aside), and the rest are coerced to the attribute's kind, dates to
+ * one adds no condition (`nn` and `null` aside), and the rest are coerced to the attribute's kind, dates to
  * concrete bounds (`parseDateSpan`). Every problem is a failure naming the column as the client wrote it.
  * @example parseFilters(Product, { price: { gte: '100' } }, settings).conditions // [{ attribute: 'price', column: 'price', op: 'gte', values: [100] }]
  */
@@ -83,8 +92,7 @@ function parseColumn(model: AttributeSource, name: string, spec: unknown, settin
     }
     const definition = (through === undefined ? model : through.right.model).getAttributes()[found.attribute]!;
     const kind = kindOf(definition);
-    const applies = kind === 'json' ? op === 'json' || op === 'nn' : op !== 'json' && (op !== 'like' || isTextKind(kind));
-    if (!applies) {
+    if (!operatorApplies(op as Operator, kind)) {
       return E.left({ field: name, error: 'invalidOperator', message: `The operator ${op} does not apply to ${name}` });
     }
     const read = readTexts(op as Operator, raw, name);
@@ -94,6 +102,10 @@ function parseColumn(model: AttributeSource, name: string, spec: unknown, settin
     if (kind === 'date' || kind === 'dateonly') {
       const spans = collect(texts.map((text) => parseDateSpan(text, kind, settings.timezone ?? '+00:00')), name);
       return E.map((all: readonly DateSpan[]): Condition => ({ ...found, op: used, values: dateBoundValues(used, all), ...relation }))(spans);
+    }
+    if (used === 'json') {
+      const refused = refusedJson(texts, name, settings.maxDepth ?? 64);
+      if (refused !== undefined) return E.left(refused);
     }
     const coerce = (text: string) => (used === 'like' ? E.right(text) : used === 'json' ? E.right(parseJson(text)) : coerceQueryValue(definition, text));
     return E.map((values: readonly unknown[]): Condition => ({ ...found, op: used, values, ...relation }))(collect(texts.map(coerce), name));
@@ -130,6 +142,15 @@ function readTexts(op: Operator, raw: unknown, field: string): E.Either<FailItem
 function collect<T>(coerced: readonly E.Either<string, T>[], field: string): E.Either<FailItem<ErrorCode>, readonly T[]> {
   const bad = coerced.find(E.isLeft);
   return bad ? E.left(invalidValue(field, bad.left)) : E.right(coerced.map((c) => (c as E.Right<T>).right));
+}
+
+/** The failure for a `json` filter value nested deeper than `max`, or holding a NUL once parsed (`"\\u0000"`); checked without recursion. */
+function refusedJson(texts: readonly string[], field: string, max: number): FailItem<ErrorCode> | undefined {
+  const problem = texts.map((text) => bodyProblem(parseJson(text), max)).find((found) => found !== undefined);
+  if (problem === undefined) return undefined;
+  return problem.problem === 'tooDeep'
+    ? { field, error: 'tooDeep', message: `${field} nests arrays or objects deeper than ${max} levels (global.max_depth)` }
+    : invalidValue(field, 'must not contain NUL characters');
 }
 
 function parseJson(text: string): unknown {

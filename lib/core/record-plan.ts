@@ -1,7 +1,8 @@
 /** Pure plans for single-record actions: the lookup of `{id}`, the writable part of a body, the serialized record. */
 import * as E from 'fp-ts/lib/Either.js';
-import type { AttributeSource, ErrorCode, FailItem, FieldPolicy } from '../types.js';
-import { checkBodyValue, checkFormValue, coerceQueryValue, refusalCode } from './attribute-kinds.js';
+import type { AttributeDefinition, AttributeSource, ErrorCode, FailItem, FieldPolicy } from '../types.js';
+import { checkBodyValue, checkFormValue, coerceQueryValue, kindOf, refusalCode } from './attribute-kinds.js';
+import { isUuid } from './route-path.js';
 import { findColumn } from './columns.js';
 import { findFieldNamed } from './find-field.js';
 
@@ -29,7 +30,20 @@ export function lookupFor(model: AttributeSource, findField: string, id: string,
   const value = coerceQueryValue(definition, id);
   if (E.isLeft(value)) return undefined;
   const marker = deletedAt === undefined || scope === 'any' ? {} : { [deletedAt]: scope === 'active' ? null : NOT_NULL };
-  return { where: { [attribute]: value.right, ...marker }, paranoid: scope === 'active' };
+  return { where: { [attribute]: uuidForms(definition, value.right), ...marker }, paranoid: scope === 'active' };
+}
+
+/**
+ * What a lookup compares `{id}` with: a UUID in a text column (which compares case-sensitively on
+ * SQLite and PostgreSQL) matches it written in lower or upper case, as a UUID column does on every
+ * database; any other value is itself. A UUID column's value is already lower-cased by `coerceQueryValue`.
+ * @example uuidForms({ type: DataTypes.STRING(36) }, 'AB6F…') // ['ab6f…', 'AB6F…']
+ */
+export function uuidForms(definition: AttributeDefinition, value: unknown): unknown {
+  if (kindOf(definition) !== 'string' || typeof value !== 'string' || !isUuid(value)) return value;
+  const lower = value.toLowerCase();
+  const upper = value.toUpperCase();
+  return lower === upper ? lower : [lower, upper];
 }
 
 /**

@@ -5,7 +5,7 @@ import type { AttributeSource, ErrorCode, FailItem, FastCrudConfig, Order, Searc
 import { findColumn } from './columns.js';
 import { allowedColumn } from './field-policy.js';
 import { parseFilters, type FilterSettings } from './filter-parser.js';
-import { singleParam } from './query-params.js';
+import { KNOWN_PARAMS, singleParam, unknownParams } from './query-params.js';
 import { parseInclude } from './relation-policy.js';
 import { isRelationPath, relationSort } from './relation-paths.js';
 import { parseSortItems } from './sort-parser.js';
@@ -31,17 +31,20 @@ export interface SearchSettings extends FilterSettings {
 const POSITIVE = /^[1-9]\d{0,8}$/;
 
 /**
- * Plans a search: filters and term, sort (checked against the sortable columns, with a
+ * Plans a search: with `search.strict_params`, no parameter but those the action reads
+ * (`KNOWN_PARAMS`); filters and term, sort (checked against the sortable columns, with a
  * primary-key tiebreak so pages are stable), and the page asked for. Every failure is collected.
  * @example planSearch(Product, { sort: '-price', page: '2' }, settings)
  *   // right({ conditions: [], term: null, order: [['price', 'DESC'], ['id', 'ASC']], page: { page: 2, perPage: 40 }, trashed: false })
  */
 export function planSearch(model: AttributeSource, request: SearchRequest, settings: SearchSettings): E.Either<FailItem<ErrorCode>[], SearchPlan> {
+  const unknown = settings.config.search.strict_params ? unknownParams(Object.keys(request), settings.paginate ? KNOWN_PARAMS.search : KNOWN_PARAMS.exportCsv) : [];
   const filters = parseFilters(model, request.filter, settings);
   const sort = planOrder(model, request.sort, settings);
   const page = settings.paginate ? planPage(request, settings.config.search) : E.right(null);
-  const include = parseInclude(request.include, settings.policy.relations);
-  const failures = [...filters.failures, ...(E.isLeft(sort) ? sort.left : []), ...(E.isLeft(page) ? page.left : []), ...(E.isLeft(include) ? include.left : [])];
+  // An export reads no include: under strict_params it is only an unknown parameter, not checked too.
+  const include = unknown.some((f) => f.field === 'include') ? E.right([]) : parseInclude(request.include, settings.policy.relations);
+  const failures = [...unknown, ...filters.failures, ...(E.isLeft(sort) ? sort.left : []), ...(E.isLeft(page) ? page.left : []), ...(E.isLeft(include) ? include.left : [])];
   if (failures.length > 0 || E.isLeft(sort) || E.isLeft(page) || E.isLeft(include)) return E.left(failures);
   const deletedAt = findColumn(model, settings.config.soft_delete.deleted_at_field)?.attribute;
   return E.right({

@@ -5,7 +5,8 @@ import type { Order } from '../types.js';
 
 /**
  * The items of a sort string as the client wrote them: trimmed, empty ones skipped, a leading `-`
- * read as descending and taken off. Names are not converted, so messages can quote them.
+ * read as descending and taken off. Names are not converted, so messages can quote them: a name
+ * with no letter or digit (`_`) is kept, for search to refuse as it refuses it in a filter.
  * @example parseSortItems('categoryId, -price') // [['categoryId', 'ASC'], ['price', 'DESC']]
  */
 export function parseSortItems(sort: string): Order[] {
@@ -13,7 +14,7 @@ export function parseSortItems(sort: string): Order[] {
     const item = raw.trim();
     const descending = item.startsWith('-');
     const name = descending ? item.slice(1).trim() : item;
-    return snakeCase(name) === '' ? [] : [[name, descending ? 'DESC' : 'ASC']];
+    return name === '' ? [] : [[name, descending ? 'DESC' : 'ASC']];
   });
 }
 
@@ -24,7 +25,11 @@ export function parseSortItems(sort: string): Order[] {
  * @example parseSort('createdAt, -price') // [['created_at', 'ASC'], ['price', 'DESC']]
  */
 export function parseSort(sort: string): Order[] {
-  return parseSortItems(sort).map(([name, direction]): Order => [snakeCase(name), direction]);
+  return parseSortItems(sort).flatMap(([name, direction]): Order[] => {
+    // A name that snake_case empties (`_`, `-_`) names no column: skipped, as an empty item is.
+    const column = snakeCase(name);
+    return column === '' ? [] : [[column, direction]];
+  });
 }
 
 /**

@@ -6,13 +6,27 @@
  */
 import { DataTypes, QueryTypes, Sequelize, Utils, type FindOptions, type Model, type ModelStatic } from 'sequelize';
 import type { RowShape } from '../core/row-shape.js';
+import { driverEligible, driverSelect } from './driver-select.js';
 
 /** Sequelize's model internals the preparation calls, as `findAll` does. */
 interface ModelInternals {
   _injectScope(options: object): void;
   _paranoidClause(model: ModelStatic<Model>, options: object): Record<string, unknown>;
   hasHook(name: string): boolean;
-  readonly queryInterface: { readonly queryGenerator: { selectQuery(table: unknown, options: object, model: ModelStatic<Model>): string } };
+  readonly queryInterface: { readonly queryGenerator: QueryGenerator };
+}
+
+/** The parts of Sequelize's query generator a SELECT is assembled from (`selectQuery` calls the same ones). */
+interface QueryGenerator {
+  readonly options: { readonly minifyAliases?: boolean };
+  selectQuery(table: unknown, options: object, model: ModelStatic<Model>): string;
+  quoteIdentifier(name: string): string;
+  quoteTable(table: unknown): string;
+  escapeAttributes(attributes: unknown[], options: object, as: string): string[];
+  selectFromTableFragment(options: object, model: ModelStatic<Model>, attributes: string[], table: string, as: string): string;
+  getWhereConditions(where: unknown, as: string, model: ModelStatic<Model>, options: object): string;
+  getQueryOrders(options: object, model: ModelStatic<Model>, subQuery: boolean): { mainQueryOrder: string[] };
+  addLimitAndOffset(options: object, model: ModelStatic<Model>): string;
 }
 
 const FIND_HOOKS = ['beforeFind', 'beforeFindAfterExpandIncludeAll', 'beforeFindAfterOptions', 'afterFind'] as const;
@@ -39,28 +53,136 @@ function prepare(model: ModelStatic<Model>, query: FindOptions, attributes: read
   return internals._paranoidClause(model, options);
 }
 
-function run(model: ModelStatic<Model>, options: Record<string, unknown>): Promise<unknown> {
-  const sql = (model as unknown as ModelInternals).queryInterface.queryGenerator.selectQuery(model.getTableName(), options, model);
-  return model.sequelize!.query(sql, options as never);
+/**
+ * Options `selectQuery` reads that the direct assembly below does not: any of them (from a hook,
+ * a plugin or a default scope), or `minifyAliases`, sends the select through `selectQuery`.
+ */
+const SELECT_QUERY_ONLY = ['include', 'group', 'having', 'lock', 'indexHints', 'groupedLimit', 'subQuery', 'tableAs', 'tableHint'] as const;
+
+/** Most distinct cached heads and orders per model; past it they are assembled on every request, never evicted. */
+const CACHE_LIMIT = 256;
+
+/** Per model: the `SELECT … FROM … AS …` of each attribute list, and the ORDER BY of each attribute list and order. */
+const fragments = new WeakMap<ModelStatic<Model>, Map<string, string>>();
+
+function cached(model: ModelStatic<Model>, key: string, make: () => string): string {
+  let cache = fragments.get(model);
+  if (cache === undefined) fragments.set(model, (cache = new Map()));
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const made = make();
+  if (cache.size < CACHE_LIMIT) cache.set(key, made);
+  return made;
+}
+
+/** The order's cache key when every item is `[attribute, direction]` of two strings (what compileSearch writes); else undefined. */
+function orderKey(order: unknown): string | undefined {
+  if (!Array.isArray(order)) return undefined;
+  const parts: string[] = [];
+  for (const item of order) {
+    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string' || typeof item[1] !== 'string') return undefined;
+    parts.push(`${item[0]}\u0000${item[1]}`);
+  }
+  return parts.join('\u0001');
 }
 
 /**
- * The page of a search as plain rows of the shape's attributes, converted as an instance would hold them.
- * @example const rows = await rawPage(Product, query, shape);
+ * One search's select, prepared once for its page and its count: the options as `findAll`
+ * prepares them, and, when nothing in them needs `selectQuery`, the WHERE compiled once.
  */
-export async function rawPage(model: ModelStatic<Model>, query: FindOptions, shape: Extract<RowShape, { path: 'raw' }>): Promise<Record<string, unknown>[]> {
-  const rows = (await run(model, prepare(model, query, shape.attributes))) as Record<string, unknown>[];
-  return convertRows(model, rows, shape);
+export interface RawSelect {
+  readonly model: ModelStatic<Model>;
+  /** The prepared options of the page (attributes: the row shape's). */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** The cache key of the page's attribute list. */
+  readonly attributesKey: string;
+  /** The compiled WHERE (without the keyword; '' for none), or undefined when the select goes through `selectQuery`. */
+  readonly where: string | undefined;
+  /** True when the page and the count run on the driver connection (`driverSelect`), else through `sequelize.query`. */
+  readonly driver: boolean;
 }
 
 /**
- * The number of rows a search's conditions match: `SELECT count(*)` without the page or the order.
- * @example const count = await rawCount(Product, query);
+ * Prepares a search's select once, for `rawPage` and `rawCount`; `driver: false` keeps both on
+ * `sequelize.query` even where the driver connection could serve them (the tests compare the two).
+ * @example const select = rawSelect(Product, query, shape); await Promise.all([rawPage(select), rawCount(select)]);
  */
-export async function rawCount(model: ModelStatic<Model>, query: FindOptions): Promise<number> {
-  const { order: _order, limit: _limit, offset: _offset, ...conditions } = query;
-  const options = prepare(model, conditions, [[model.sequelize!.fn('count', model.sequelize!.col('*')), 'count']]);
-  const row = (await run(model, { ...options, plain: true })) as { count?: unknown } | null;
+export function rawSelect(model: ModelStatic<Model>, query: FindOptions, shape: Extract<RowShape, { path: 'raw' }>, { driver = true }: { readonly driver?: boolean } = {}): RawSelect {
+  const options = prepare(model, query, shape.attributes);
+  const generator = (model as unknown as ModelInternals).queryInterface.queryGenerator;
+  const direct = generator.options.minifyAliases !== true && !SELECT_QUERY_ONLY.some((key) => options[key] !== undefined);
+  const where = !direct ? undefined : Object.prototype.hasOwnProperty.call(options, 'where') ? generator.getWhereConditions(options['where'], generator.quoteIdentifier(model.name), model, options) : '';
+  return { model, options, attributesKey: shape.attributes.join('\u0000'), where, driver: driver && driverEligible(model.sequelize!, options) };
+}
+
+/**
+ * A select prepared for an earlier request, for this one: on the driver connection when `driver`
+ * is asked and the Sequelize instance allows it now (its logging or hooks may have changed since).
+ * @example const select = redrive(kept, true);
+ */
+export function redrive(select: RawSelect, driver: boolean): RawSelect {
+  return { ...select, driver: driver && driverEligible(select.model.sequelize!, select.options) };
+}
+
+/**
+ * True when `findAll` adds nothing to a query's options that could differ from one request to
+ * the next: no CLS namespace (its transaction) and no default scope on the model.
+ * @example queriesAsPlanned(Product) // true
+ */
+export function queriesAsPlanned(model: ModelStatic<Model>): boolean {
+  const scope = (model as unknown as { _scope?: object })._scope;
+  return (Sequelize as unknown as { _cls?: unknown })._cls === undefined && (scope === undefined || Object.keys(scope).length === 0);
+}
+
+/** Runs a prepared select's SQL on the driver connection or through `sequelize.query`, as `select.driver` says. */
+function run(select: RawSelect, sql: string, options: Record<string, unknown>): Promise<unknown> {
+  const sequelize = select.model.sequelize!;
+  return select.driver ? driverSelect(sequelize, sql, options) : sequelize.query(sql, options as never);
+}
+
+/**
+ * The SQL of a prepared select: assembled from the cached head and order and the compiled WHERE,
+ * the same text `selectQuery` gives for these options; through `selectQuery` when `where` is undefined.
+ */
+function selectSql(select: RawSelect, options: Record<string, unknown>, headKey: string): string {
+  const { model, where } = select;
+  const generator = (model as unknown as ModelInternals).queryInterface.queryGenerator;
+  if (where === undefined) return generator.selectQuery(model.getTableName(), { ...options }, model);
+  const as = generator.quoteIdentifier(model.name);
+  const head = cached(model, `h${headKey}`, () =>
+    generator.selectFromTableFragment(options, model, generator.escapeAttributes((options['attributes'] as unknown[]).slice(), options, as), generator.quoteTable(model.getTableName()), as),
+  );
+  let sql = where === '' ? head : `${head} WHERE ${where}`;
+  if (options['order']) {
+    const key = orderKey(options['order']);
+    const orders = () => generator.getQueryOrders({ ...options, order: (options['order'] as unknown[]).map((item) => (Array.isArray(item) ? [...item] : item)) }, model, false).mainQueryOrder.join(', ');
+    const order = key === undefined ? orders() : cached(model, `o${headKey}\u0002${key}`, orders);
+    if (order !== '') sql += ` ORDER BY ${order}`;
+  }
+  return `${sql}${generator.addLimitAndOffset(options, model)};`;
+}
+
+/**
+ * The page of a search as plain rows of the shape's attributes, converted as an instance would hold them;
+ * `limit` overrides the query's (one row past the page, for `search.count: 'none'`).
+ * @example const rows = await rawPage(rawSelect(Product, query, shape), shape);
+ */
+export async function rawPage(select: RawSelect, shape: Extract<RowShape, { path: 'raw' }>, limit?: number): Promise<Record<string, unknown>[]> {
+  const options = limit === undefined ? { ...select.options } : { ...select.options, limit };
+  const rows = (await run(select, selectSql(select, options, select.attributesKey), options)) as Record<string, unknown>[];
+  return convertRows(select.model, rows, shape);
+}
+
+/**
+ * The number of rows a search's conditions match: `SELECT count(*)` without the page or the order
+ * (as `Model.count` leaves out a default scope's), on the same WHERE as the page.
+ * @example const count = await rawCount(rawSelect(Product, query, shape));
+ */
+export async function rawCount(select: RawSelect): Promise<number> {
+  const { model } = select;
+  const sequelize = model.sequelize!;
+  const options: Record<string, unknown> = { ...select.options, attributes: [[sequelize.fn('count', sequelize.col('*')), 'count']], order: undefined, limit: undefined, offset: undefined, plain: true };
+  const row = (await run(select, selectSql(select, options, '\u0003count'), options)) as { count?: unknown } | null;
   return Number(row?.count ?? 0);
 }
 
@@ -71,7 +193,10 @@ export async function rawCount(model: ModelStatic<Model>, query: FindOptions): P
  */
 export async function rawRows(model: ModelStatic<Model>, query: FindOptions): Promise<Record<string, unknown>[]> {
   if (hasFindHooks(model) || query.include !== undefined || !Array.isArray(query.attributes)) return (await model.findAll({ ...query, raw: true })) as unknown as Record<string, unknown>[];
-  return (await run(model, prepare(model, query, query.attributes))) as Record<string, unknown>[];
+  const options = prepare(model, query, query.attributes);
+  const sql = (model as unknown as ModelInternals).queryInterface.queryGenerator.selectQuery(model.getTableName(), options, model);
+  const sequelize = model.sequelize!;
+  return (await (driverEligible(sequelize, options) ? driverSelect(sequelize, sql, options) : sequelize.query(sql, options as never))) as Record<string, unknown>[];
 }
 
 /** Sequelize's SQLite DATE parser (what it applies to an instance's date column), and each type's sanitizer. */

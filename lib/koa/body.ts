@@ -50,6 +50,8 @@ async function readText(ctx: Context, limit: number): Promise<string> {
   try {
     return await getRawBody(ctx.req, { limit, encoding: 'utf8', length: ctx.request.length });
   } catch (cause) {
+    // The rest of the body stays unread, so this connection cannot carry another request: close it after the reply.
+    ctx.set('Connection', 'close');
     if ((cause as { type?: string }).type === 'entity.too.large') {
       throw clientErrorOf('contentTooLarge', `The body is larger than ${limit} bytes`, 'body');
     }

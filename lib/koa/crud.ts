@@ -8,6 +8,7 @@ import type { Can, CrudMethod, CrudPlugin, FastCrudConfig, FastCrudConfigInput, 
 import { describeResource, type openApiResource } from './openapi-resource.js';
 import { targetName, unsafeRouteHandler, type CrudTarget } from './route-handler.js';
 import { withLiteralHead, type Layer } from './literal-head.js';
+import { indexLayer, indexRouter } from './layer-index.js';
 import { pathMiddleware } from './path-middleware.js';
 import { routeMiddleware } from './route-middleware.js';
 
@@ -88,7 +89,9 @@ function register(router: Router, uri: string, target: CrudTarget, options: Crud
     const { path, uuidParams } = compilePath(group.path);
     const constrained = config.global.find_field_is_uuid ? uuidParams : [];
     const byVerb = group.routes.map((def) => [def.verb, routeMiddleware(def, { handler, config, can: options.can, uuidParams: constrained })] as const);
-    withLiteralHead(router.register(path, [...group.verbs], pathMiddleware(byVerb)) as Layer);
+    indexLayer(withLiteralHead(router.register(path, [...group.verbs], pathMiddleware(byVerb)) as Layer));
   }
+  // @koa/router's match tests every layer; the index tests only those a path can reach, with the same result.
+  indexRouter(router);
   return plan;
 }

@@ -1,5 +1,6 @@
 /** The handler behind a resource's routes: a `resource()` runs the action table, a class makes one controller per request. */
 import type { Context } from 'koa';
+import { watchQueries } from '../execute/deadline.js';
 import { ACTIONS } from '../resource/actions.js';
 import { unsafeBindResource } from '../resource/bind.js';
 import { resourceOfController, servesModel, type ControllerClass } from '../resource/controller-resource.js';
@@ -15,7 +16,8 @@ export type CrudTarget = ControllerClass | Resource<any>;
 export type RouteHandler = (ctx: Context, method: CrudMethod) => Promise<Reply | undefined>;
 
 /**
- * The handler of a registered target, its resource bound and checked once here: throws (see
+ * The handler of a registered target, its resource bound and checked once here, its Sequelize
+ * instance watched for the requests' deadlines (`watchQueries`): throws (see
  * `unsafeBindResource`) when the declarations are wrong. A class of hand-written actions (no
  * `modelClassName()`) is only instantiated and called.
  * @example const handler = unsafeRouteHandler(ProductController, config, [], ['search'], "crud('products', ProductController)");
@@ -29,10 +31,12 @@ export function unsafeRouteHandler(
 ): RouteHandler {
   if (isResource(target)) {
     const bound = unsafeBindResource(target, config, plugins, methods, label);
+    watchQueries(bound.model.sequelize!);
     return (ctx, method) => ACTIONS[method](resourceScope(bound, ctx));
   }
   if (servesModel(target)) {
     const bound = unsafeBindResource(resourceOfController(target, config), config, plugins, methods, label);
+    watchQueries(bound.model.sequelize!);
     return async (ctx, method) => call(attachResource(new target(ctx, config), bound), method, ctx);
   }
   const Controller = target as ControllerClass;

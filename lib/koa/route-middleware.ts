@@ -1,11 +1,13 @@
-/** One planned route as Koa middleware: uuid matching, the ability check, the action call, the one error exit. */
+/** One planned route as Koa middleware: uuid matching, the ability check, the action call under the request's deadline, the one error exit. */
 import type { Context, Next } from 'koa';
 import { fail } from '../core/jsend.js';
 import { replyForError } from '../core/error-reply.js';
 import { statusOf } from '../core/error-codes.js';
 import { isUuid } from '../core/route-path.js';
-import type { Can, FastCrudConfig, Reply, RouteDef } from '../types.js';
+import { RequestWork, runUnderDeadline } from '../execute/deadline.js';
+import type { Can, CrudMethod, FastCrudConfig, Reply, RouteDef } from '../types.js';
 import type { RouteHandler } from './route-handler.js';
+import { withheldMeta } from '../actions/withheld.js';
 
 export type { ControllerClass } from '../resource/controller-resource.js';
 
@@ -18,19 +20,35 @@ export interface RouteRuntime {
   readonly uuidParams: readonly string[];
 }
 
+/** The actions that only read: a client that leaves before its reply cancels their queries. A write runs to its end. */
+const READS: ReadonlySet<CrudMethod> = new Set(['search', 'options', 'read', 'exportCsv']);
+
+/** Why a read stopped when its client left; never answered, never reported. */
+class ClientGone extends Error {
+  override readonly name = 'FastCrudClientGone';
+}
+
 /**
  * Middleware serving one planned route. A uuid parameter that does not hold a UUID makes the
  * route not match: it passes on to the next matching route, or Koa's 404, and runs no controller code.
+ * A URL longer than `global.max_url_length` is a 414 `uriTooLong` fail before anything reads it.
+ * The action runs under the request's deadline, `global.timeout_ms` (see `runUnderDeadline`):
+ * past it, the reply is a 503 `databaseTimeout`. A read whose client disconnects is stopped and
+ * its query cancelled. Every error reply of status 500 or more is reported on the app's `error` event.
  * @example router.get('/products/:id', routeMiddleware(def, { handler, config, can, uuidParams: ['id'] }))
  */
 export function routeMiddleware(def: RouteDef, runtime: RouteRuntime) {
   return async function fastCrudRoute(ctx: Context, next: Next): Promise<void> {
     const params = (ctx as Context & { params?: Record<string, string> }).params ?? {};
     if (!runtime.uuidParams.every((name) => isUuid(params[name]))) return next();
+    if (ctx.url.length > runtime.config.global.max_url_length) return writeReply(ctx, uriTooLong(runtime.config.global.max_url_length));
+    const work = new RequestWork(runtime.config.global.timeout_ms);
+    if (READS.has(def.method)) ctx.res.once('close', () => ctx.res.writableFinished || work.stop(new ClientGone('The client closed the connection')));
     try {
-      const reply = await serve(ctx, def, runtime);
+      const reply = await runUnderDeadline(work, () => serve(ctx, def, runtime));
       if (reply !== undefined) writeReply(ctx, reply);
     } catch (thrown) {
+      if (thrown instanceof ClientGone) return;
       const reply = replyForError(thrown, runtime.config.global.validation.http_status);
       if (reply.status >= 500) ctx.app.emit('error', thrown, ctx);
       writeReply(ctx, reply);
@@ -47,7 +65,13 @@ function forbidden(ability: string): Reply {
   return fail(statusOf('forbidden'), [{ field: null, error: 'forbidden', message: `This action needs the ability ${ability}` }]);
 }
 
+function uriTooLong(max: number): Reply {
+  return fail(statusOf('uriTooLong'), [{ field: 'url', error: 'uriTooLong', message: `The URL is longer than ${max} characters (global.max_url_length): send fewer or shorter filters` }]);
+}
+
 function writeReply(ctx: Context, reply: Reply): void {
   ctx.status = reply.status;
-  ctx.body = reply.body;
+  if (reply.headers !== undefined) ctx.set(reply.headers);
+  const { body } = reply;
+  ctx.body = body.status === 'success' && withheldMeta(ctx, body.meta) !== body.meta ? { ...body, meta: withheldMeta(ctx, body.meta) } : body;
 }

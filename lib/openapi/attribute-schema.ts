@@ -19,41 +19,54 @@ const BY_KIND: Readonly<Record<string, JsonSchema>> = {
 };
 
 /**
- * The dialects whose drivers return BIGINT or DECIMAL values as text in replies: PostgreSQL both
- * (on every read; a write's reply echoes the number written), MariaDB and MySQL a BIGINT beyond
- * 2^53. SQLite returns numbers (a BIGINT beyond 2^53 loses precision there).
- * @example TEXT_NUMBERS.postgres // { BIGINT: true, DECIMAL: true }
+ * How a dialect's driver returns BIGINT and DECIMAL values, on every reply (a write's reply is
+ * read back, so it holds what a read does): `text` always as a string (PostgreSQL both, MySQL's
+ * DECIMAL), `big` as a number, or as a string beyond 2^53 (MariaDB; its DECIMAL only when the
+ * type has more than 15 integer digits), and a number where a dialect is absent (SQLite, which
+ * loses precision beyond 2^53 instead).
+ * @example TEXT_NUMBERS.postgres // { BIGINT: 'text', DECIMAL: 'text' }
  */
-export const TEXT_NUMBERS: Readonly<Record<string, Readonly<Record<'BIGINT' | 'DECIMAL', boolean>>>> = Object.freeze({
-  postgres: { BIGINT: true, DECIMAL: true },
-  mariadb: { BIGINT: true, DECIMAL: false },
-  mysql: { BIGINT: true, DECIMAL: false },
+export const TEXT_NUMBERS: Readonly<Record<string, Readonly<Record<'BIGINT' | 'DECIMAL', 'text' | 'big'>>>> = Object.freeze({
+  postgres: { BIGINT: 'text', DECIMAL: 'text' },
+  mariadb: { BIGINT: 'big', DECIMAL: 'big' },
+  mysql: { BIGINT: 'big', DECIMAL: 'text' },
 });
 
-const AS_TEXT: Readonly<Record<'BIGINT' | 'DECIMAL', JsonSchema>> = {
-  BIGINT: { type: ['integer', 'string'], pattern: '^-?[0-9]+$', format: 'int64' },
-  DECIMAL: { type: ['number', 'string'], pattern: '^-?[0-9]+(\\.[0-9]+)?$' },
+const DIGITS: Readonly<Record<'BIGINT' | 'DECIMAL', JsonSchema>> = {
+  BIGINT: { pattern: '^-?[0-9]+$', format: 'int64' },
+  DECIMAL: { pattern: '^-?[0-9]+(\\.[0-9]+)?$' },
 };
 
+/** The reply schema of a BIGINT or DECIMAL on a dialect, or undefined when it is a plain number there. */
+function numberAsText(key: 'BIGINT' | 'DECIMAL', type: { _precision?: number; _scale?: number }, dialect: string | undefined): JsonSchema | undefined {
+  const returns = dialect === undefined ? undefined : TEXT_NUMBERS[dialect]?.[key];
+  if (returns === undefined) return undefined;
+  // A DECIMAL(p, s) holds p - s integer digits (DECIMAL(10, 0) when p is absent): 15 or fewer never reach 2^53.
+  if (returns === 'big' && key === 'DECIMAL' && (type._precision ?? 10) - (type._scale ?? 0) <= 15) return undefined;
+  const base = key === 'BIGINT' ? 'integer' : 'number';
+  return { type: returns === 'text' ? 'string' : [base, 'string'], ...DIGITS[key] };
+}
+
 /**
- * The schema of one attribute: its kind's type, `null` when it allows null (in an enum's list too),
+ * The schema of one attribute: its kind's type, `null` when it allows null and is no primary key (in an enum's list too),
  * and the keywords of the validators JSON Schema has (len, min, max, isEmail, isUrl, isIn, notEmpty,
- * the type's length and enum values). With the `dialect` of a reply, a BIGINT or DECIMAL its driver
- * may return as text (TEXT_NUMBERS) is an integer or number, or a string of digits.
+ * the type's length and enum values). With the `dialect` of a reply, a BIGINT or DECIMAL is what
+ * its driver returns (TEXT_NUMBERS): a string of digits, an integer or number, or either.
  * @example attributeSchema({ type: DataTypes.STRING(60), allowNull: false, validate: { len: [1, 60] } })
  *   // { type: 'string', maxLength: 60, minLength: 1 }
- * @example attributeSchema({ type: DataTypes.BIGINT, allowNull: false }, 'postgres')
- *   // { type: ['integer', 'string'], pattern: '^-?[0-9]+$', format: 'int64' }
+ * @example attributeSchema({ type: DataTypes.DECIMAL(10, 2), allowNull: false }, 'postgres')
+ *   // { type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?$' }
  */
 export function attributeSchema(definition: AttributeDefinition, dialect?: string): JsonSchema {
   const base = BY_KIND[kindOf(definition)]!;
-  const type = definition.type as { key?: string; values?: readonly string[]; _length?: number; options?: { length?: number } } | undefined;
+  const type = definition.type as { key?: string; values?: readonly string[]; _length?: number; _precision?: number; _scale?: number; options?: { length?: number } } | undefined;
   const key = type?.key === 'BIGINT' || type?.key === 'DECIMAL' ? type.key : undefined;
-  const schema: Record<string, unknown> = { ...base, ...(key !== undefined && dialect !== undefined && TEXT_NUMBERS[dialect]?.[key] && AS_TEXT[key]) };
+  const schema: Record<string, unknown> = { ...base, ...(key !== undefined && numberAsText(key, type!, dialect)) };
   if (type?.key === 'STRING' || type?.key === 'CHAR') schema['maxLength'] = type._length ?? type.options?.length ?? 255;
   if (type?.values) schema['enum'] = [...type.values];
   Object.assign(schema, validatorKeywords(definition.validate ?? {}));
-  if (definition.allowNull !== false) {
+  // A primary key is never null, whatever allowNull says.
+  if (definition.allowNull !== false && !definition.primaryKey) {
     if (typeof schema['type'] === 'string') schema['type'] = [schema['type'], 'null'];
     else if (Array.isArray(schema['type'])) schema['type'] = [...(schema['type'] as string[]), 'null'];
     if (Array.isArray(schema['enum'])) schema['enum'] = [...(schema['enum'] as unknown[]), null];

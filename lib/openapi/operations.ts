@@ -1,8 +1,8 @@
 /** One OpenAPI operation per planned route: parameters, body and JSend responses by action. */
 import { statusOf } from '../core/error-codes.js';
-import { OPERATORS } from '../core/filter-parser.js';
 import type { RouteDef } from '../types.js';
 import type { JsonSchema } from './attribute-schema.js';
+import { PAGE_PARAMETERS, type QueryParameter } from './query-parameters.js';
 
 /** What an operation needs to know about its resource. */
 export interface OperationContext {
@@ -12,12 +12,16 @@ export interface OperationContext {
   readonly idSchema: JsonSchema;
   readonly statuses: Readonly<Record<string, number>>;
   readonly validationStatus: number;
-  /** The term search's filter key, or undefined when the resource has no term fields. */
-  readonly termKey?: string | undefined;
-  /** The association paths filters and sorts may walk (`category`, `order.customer`); none when absent. */
-  readonly relations?: readonly string[] | undefined;
-  /** The association paths `include` may name; none when absent. */
-  readonly includable?: readonly string[] | undefined;
+  /** The resource's tag. */
+  readonly tag: string;
+  /** Search's and exportCsv's filter and sort parameters (`filterParameters`, `sortParameter`); none when absent. */
+  readonly searchParameters?: readonly QueryParameter[] | undefined;
+  /** The `include` parameter of search and read, when the resource may include associations. */
+  readonly includeParameter?: QueryParameter | undefined;
+  /** The security requirements of a route guarded by an ability; none when absent. */
+  readonly security?: readonly Readonly<Record<string, readonly string[]>>[] | undefined;
+  /** True when the resource has a read route: create's reply then carries `Location`. */
+  readonly readable?: boolean | undefined;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -28,36 +32,27 @@ const failResponse = (description: string) => ({ description, content: json(ref(
 
 const query = (name: string, schema: JsonSchema, description: string, required = false) => ({ name, in: 'query', required, description, schema });
 
-const includeParameter = (includable: readonly string[] | undefined) =>
-  includable === undefined || includable.length === 0
-    ? []
-    : [{ ...query('include', { type: 'array', items: { enum: [...includable] } }, 'Associations to load with each record, comma-separated'), style: 'form', explode: false }];
+/** What each action does, for its operation's description. */
+const DESCRIPTIONS: Readonly<Record<string, (record: string) => string>> = {
+  search: (record) => `A page of ${record} records. Each filter[column][operator] parameter adds a condition, and every condition must hold; sort orders the rows and page and perPage choose the page. meta.pagination describes the pages. An unknown column or operator, or a value the column cannot hold, is a fail naming it.`,
+  options: (record) => `Label/value pairs of the ${record} records for a select box, ordered by the label column; soft-deleted records are left out.`,
+  create: (record) => `Creates a ${record} from the fillable fields of a JSON or form body, in one transaction, and answers the record as a read returns it. A field that is not fillable is ignored; one that breaks a rule is a fail naming it.`,
+  exportCsv: (record) => `Every ${record} record the filters match, as CSV with a header line, streamed. The same filter and sort parameters as search; no pages.`,
+  read: (record) => `The ${record} the id names; soft-deleted records are not found.`,
+  update: (record) => `Writes the fillable fields the body carries to the ${record} the id names (a partial update, whatever the verb), in one transaction, and answers the record as a read returns it.`,
+  delete: (record) => `Deletes the ${record} the id names, for good.`,
+  softDelete: (record) => `Marks the ${record} the id names as deleted: reads and searches no longer find it, and restore brings it back.`,
+  restore: (record) => `Clears the deleted mark of the soft-deleted ${record} the id names.`,
+};
 
-const relationText = (relations: readonly string[] | undefined) =>
-  relations === undefined || relations.length === 0
-    ? ''
-    : `; filter[association.column] matches records with a related row that matches (associations: ${relations.join(', ')})`;
+const LOCATION = { Location: { description: "The created record's read URL", schema: { type: 'string', format: 'uri-reference' } } };
 
-const searchParameters = (termKey: string | undefined, relations?: readonly string[]) => [
-  {
-    name: 'filter',
-    in: 'query',
-    style: 'deepObject',
-    explode: true,
-    description:
-      `filter[column][operator]=value; operators: ${Object.keys(OPERATORS).join(', ')} (none means eq)` +
-      (termKey === undefined ? '' : `; filter[${termKey}]=text searches the term fields`) +
-      relationText(relations),
-    schema: { type: 'object', additionalProperties: { oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }] } },
-  },
-  query('sort', { type: 'string', examples: ['-price,name'] }, 'Comma-separated columns, a leading - for descending' + (relations === undefined || relations.length === 0 ? '' : '; association.column sorts through belongs-to and has-one associations')),
-];
-
-const PAGE_PARAMETERS = [
-  query('page', { type: 'integer', minimum: 1, default: 1 }, 'Page number, from 1'),
-  query('perPage', { type: 'integer', minimum: 1 }, 'Rows per page (capped at search.max_per_page)'),
-  query('skipPagination', { type: 'boolean' }, 'true returns every row'),
-];
+/** The 503 of every operation: the database is unavailable or the request passed its deadline; retry after `Retry-After`. */
+const UNAVAILABLE = {
+  description: 'The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After',
+  headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } } },
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/JSendError' } } },
+} as const;
 
 /**
  * The OpenAPI operation of a planned route: summary, parameters, request body, responses and `x-ability`.
@@ -78,19 +73,23 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
     [statusOf('unsupportedMediaType')]: failResponse('The body is neither JSON nor a form (application/x-www-form-urlencoded)'),
   };
   const record = success(ref(context.record));
-  const common = { operationId, tags: [context.record], ...(def.ability !== null && { 'x-ability': def.ability }) };
-  const responses = (specific: Record<string, unknown>) => ({ ...specific, ...forbidden, '500': { description: 'A server fault', content: json(ref('JSendError')) } });
+  const description = `${DESCRIPTIONS[def.method]?.(context.record) ?? `The ${def.method} action.`}${def.ability === null ? '' : ` Needs the ability ${def.ability}.`}`;
+  const guarded = def.ability !== null && context.security !== undefined && context.security.length > 0 && { security: context.security.map((requirement) => ({ ...requirement })) };
+  const common = { operationId, tags: [context.tag], description, ...guarded, ...(def.ability !== null && { 'x-ability': def.ability }) };
+  const filters = context.searchParameters ?? [];
+  const include = context.includeParameter === undefined ? [] : [context.includeParameter];
+  const responses = (specific: Record<string, unknown>) => ({ ...specific, ...forbidden, '500': { description: 'A server fault', content: json(ref('JSendError')) }, [statusOf('databaseUnavailable')]: UNAVAILABLE });
   switch (def.method) {
     case 'search':
-      return { ...common, summary: `Search ${context.record} records`, parameters: [...searchParameters(context.termKey, context.relations), ...PAGE_PARAMETERS, ...includeParameter(context.includable)], responses: responses({ [status('search')]: { description: 'A page of records', content: success({ type: 'array', items: ref(context.record) }, { type: 'object', properties: { pagination: ref('Pagination') } }) }, ...invalid }) };
+      return { ...common, summary: `Search ${context.record} records`, parameters: [...filters, ...PAGE_PARAMETERS, ...include], responses: responses({ [status('search')]: { description: 'A page of records', content: success({ type: 'array', items: ref(context.record) }, { type: 'object', properties: { pagination: ref('Pagination') } }) }, ...invalid }) };
     case 'options':
       return { ...common, summary: `${context.record} options for select boxes`, parameters: [query('label', { type: 'string' }, 'Column returned as label', true), query('value', { type: 'string' }, 'Column returned as value (default options.default_value)')], responses: responses({ [status('options')]: { description: 'Label/value pairs ordered by label', content: success({ type: 'array', items: ref('OptionItem') }) }, ...invalid }) };
     case 'create':
-      return { ...common, summary: `Create a ${context.record}`, requestBody: body(context.input), responses: responses({ [status('create')]: { description: 'The created record', content: record }, ...writeErrors }) };
+      return { ...common, summary: `Create a ${context.record}`, requestBody: body(context.input), responses: responses({ [status('create')]: { description: 'The created record', ...(context.readable === true && { headers: LOCATION }), content: record }, ...writeErrors }) };
     case 'exportCsv':
-      return { ...common, summary: `Export ${context.record} records as CSV`, parameters: searchParameters(context.termKey, context.relations), responses: responses({ [status('export_csv')]: { description: 'A CSV download', content: { 'text/csv': { schema: { type: 'string' } } } }, ...invalid }) };
+      return { ...common, summary: `Export ${context.record} records as CSV`, parameters: filters, responses: responses({ [status('export_csv')]: { description: 'A CSV download', content: { 'text/csv': { schema: { type: 'string' } } } }, ...invalid }) };
     case 'read':
-      return { ...common, summary: `Read a ${context.record}`, parameters: [id, ...includeParameter(context.includable)], responses: responses({ [status('read')]: { description: 'The record', content: record }, ...notFound }) };
+      return { ...common, summary: `Read a ${context.record}`, parameters: [id, ...include], responses: responses({ [status('read')]: { description: 'The record', content: record }, ...notFound }) };
     case 'update':
       return { ...common, summary: `Update a ${context.record} (partial)`, parameters: [id], requestBody: body(`${context.input}Patch`), responses: responses({ [status('update')]: { description: 'The updated record', content: record }, ...writeErrors, ...notFound }) };
     case 'delete':

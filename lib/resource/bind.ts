@@ -43,6 +43,8 @@ export interface BoundResource<M extends Model = Model> {
   readonly declarationKey: string;
   /** How search reads rows: raw rows of the visible attributes (the fast path), or instances, and why. */
   readonly searchShape: RowShape;
+  /** The actions `crud` registered routes for (none when bound outside `crud`): create's `Location` needs read's. */
+  readonly routed: readonly CrudMethod[];
 }
 
 /**
@@ -106,6 +108,7 @@ export function unsafeBindResource<M extends Model>(
     plugins: all,
     declarationKey: declarationKey(resource),
     searchShape: planRowShape(model as unknown as ShapeModel, policy.visible, model.sequelize.getDialect(), config.search.method, hasCustomToJSON(model)),
+    routed: Object.freeze([...methods]),
   });
 }
 

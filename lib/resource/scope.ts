@@ -34,6 +34,20 @@ export interface ActionScope<M extends Model = Model> extends HookContext<M> {
   hook<K extends HookName>(name: K, ...args: HookArgs<K>): Promise<HookValue<K> | undefined>;
 }
 
+const DEFAULT_HOOK: unique symbol = Symbol('koa-fast-crud: a mixin default hook');
+
+/**
+ * Marks a mixin's own hook methods, which do nothing: a class form's `hasHook` is false for them
+ * until a class overrides them, as a resource's is for a hook it does not declare.
+ * @example markDefaultHooks(SearchAction.prototype, ['modifyFilters', 'modifySearchQuery']);
+ */
+export function markDefaultHooks(prototype: object, names: readonly HookName[]): void {
+  for (const name of names) {
+    const hook = (prototype as Record<string, object>)[name]!;
+    if (!(DEFAULT_HOOK in hook)) Object.defineProperty(hook, DEFAULT_HOOK, { value: true });
+  }
+}
+
 /**
  * The scope of a request to a `resource()`: its hooks get the scope as their last argument.
  * @example const reply = await searchAction(resourceScope(bound, ctx));
@@ -87,7 +101,7 @@ export function controllerScope(controller: BaseController): ActionScope {
     set transaction(transaction) {
       controller.transaction = transaction;
     },
-    hasHook: (name) => typeof methods[name] === 'function',
+    hasHook: (name) => typeof methods[name] === 'function' && !(DEFAULT_HOOK in methods[name]),
     hook: async (name, ...args) => {
       const method = methods[name] as ((...a: unknown[]) => unknown) | undefined;
       // The class form's softDeleteUserId takes the Koa context; every other hook takes its value.
@@ -110,7 +124,9 @@ function boundResourceOf(controller: BaseController): BoundResource {
   if (key === registered.declarationKey) return registered;
   const known = variants.get(registered) ?? new Map<string, BoundResource>();
   variants.set(registered, known);
-  const variant = known.get(key) ?? unsafeBindResource(declared, controller.config, registered.plugins, [], controller.constructor.name);
+  // Bound with no methods, so the registration checks are not run per request; the routes stay the registered ones.
+  const variant =
+    known.get(key) ?? Object.freeze({ ...unsafeBindResource(declared, controller.config, registered.plugins, [], controller.constructor.name), routed: registered.routed });
   if (known.size >= MAX_VARIANTS) known.clear();
   known.set(key, variant);
   return variant;

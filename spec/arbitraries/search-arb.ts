@@ -142,6 +142,7 @@ const numberFilter = (column: 'rank' | 'qty'): fc.Arbitrary<FilterArb> =>
       column, op: 'btw', text: `${a},${b}`, test: (row) => cmp(row[column], (v) => a <= v && v <= b),
     })),
     fc.constant<FilterArb>({ column, op: 'nn', text: '1', test: (row) => row[column] !== null }),
+    fc.constant<FilterArb>({ column, op: 'null', text: '1', test: (row) => row[column] === null }),
   );
 
 const nameFilter: fc.Arbitrary<FilterArb> = fc.oneof(
@@ -150,6 +151,7 @@ const nameFilter: fc.Arbitrary<FilterArb> = fc.oneof(
   })),
   fc.stringMatching(/^[a-d]{1,3}$/).map((text): FilterArb => ({ column: 'name', op: 'eq', text, test: (row) => row.name === text })),
   fc.constant<FilterArb>({ column: 'name', op: 'nn', text: '1', test: (row) => row.name !== null }),
+  fc.constant<FilterArb>({ column: 'name', op: 'null', text: '', test: (row) => row.name === null }),
 );
 
 /** Through the belongs-to `group`: has a live group whose name matches (a missing or soft-deleted group never does). */
@@ -231,7 +233,7 @@ const emptyFilter: fc.Arbitrary<FilterArb> = fc
 
 /** Padding that a value is trimmed of. */
 const padded = (filter: fc.Arbitrary<FilterArb>) =>
-  fc.tuple(filter, fc.constantFrom('', ' ', '  '), fc.constantFrom('', ' ', '\t')).map(([f, left, right]): FilterArb => (f.op === 'nn' ? f : { ...f, text: `${left}${f.text}${right}` }));
+  fc.tuple(filter, fc.constantFrom('', ' ', '  '), fc.constantFrom('', ' ', '\t')).map(([f, left, right]): FilterArb => (f.op === 'nn' || f.op === 'null' ? f : { ...f, text: `${left}${f.text}${right}` }));
 
 /** A generated search request. */
 export interface SearchValue {

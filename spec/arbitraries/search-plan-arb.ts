@@ -59,7 +59,7 @@ function conditionArb(attribute: string): fc.Arbitrary<Condition> {
   const { column, kind } = ATTRIBUTES[attribute]!;
   const value = VALUES[kind];
   const of = (op: Operator, values: fc.Arbitrary<unknown[]>) => values.map((vs): Condition => ({ attribute, column, op, values: vs }));
-  if (kind === 'json') return fc.oneof(of('json', value.map((v) => [v])), of('nn', fc.constant([])));
+  if (kind === 'json') return fc.oneof(of('json', value.map((v) => [v])), of('nn', fc.constant([])), of('null', fc.constant([])));
   // Date-only, month and year values of eq, neq, in and nin are spans (parseDateSpan).
   const spanned = kind === 'date' || kind === 'dateonly' ? [fc.constantFrom<Operator>('eq', 'neq', 'in', 'nin').chain((op) => of(op, fc.array(fc.tuple(value, value).map(([from, to]) => ({ from, to })), { minLength: 1, maxLength: 3 })))] : [];
   return fc.oneof(
@@ -68,6 +68,7 @@ function conditionArb(attribute: string): fc.Arbitrary<Condition> {
     fc.constantFrom<Operator>('in', 'nin').chain((op) => of(op, fc.array(value, { minLength: 1, maxLength: 4 }))),
     of('btw', fc.tuple(value, value)),
     of('nn', fc.constant([])),
+    of('null', fc.constant([])),
     ...(kind === 'text' ? [of('like', clientTextArb.map((v) => [v]))] : []),
   );
 }

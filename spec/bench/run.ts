@@ -5,6 +5,8 @@
  *   npm run bench -- routing 500      routing.ts with 500 resources
  *   npm run bench -- search-options   search-options.ts: search and options against a hand-written floor
  *   npm run bench -- count 1000000    count-strategies.ts: search.count exact, none and estimate
+ *   npm run bench -- write-mix 20     mixed-load.ts: 64 clients mixing every write, SQLite and PostgreSQL
+ *   npm run bench -- soak 10          mixed-load.ts: N minutes of mixed load, memory sampled after GC
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +17,8 @@ const BENCHMARKS: Record<string, { readonly file: string; readonly about: string
   routing: { file: 'routing.ts', about: 'requests with 500 resources registered against 1', lead: ['run'] },
   'search-options': { file: 'search-options.ts', about: 'search and options against a floor server (driver + hand-written SQL)', lead: ['run'] },
   count: { file: 'count-strategies.ts', about: 'search.count exact, none and estimate on N rows', lead: [] },
+  'write-mix': { file: 'mixed-load.ts', about: '64 clients mixing every write action: throughput and p99, SQLite and PostgreSQL', lead: ['write-mix'] },
+  soak: { file: 'mixed-load.ts', about: 'N minutes (10) of mixed load: RSS and heap after GC over time', lead: ['soak'] },
 };
 
 function run(name: string, args: readonly string[]): void {

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { DataTypes, Sequelize, type Model, type ModelStatic } from 'sequelize';
+import { postgresAnswers } from '../support/databases.js';
 
 type Dialect = 'sqlite' | 'postgres';
 type Side = 'floor' | 'library';
@@ -223,21 +224,9 @@ async function warm(port: number, path: string): Promise<void> {
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-async function pgReachable(): Promise<boolean> {
-  const sequelize = new Sequelize(PG_URL, { logging: false, dialectOptions: { connectionTimeoutMillis: 2000 } });
-  try {
-    await sequelize.authenticate();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await sequelize.close();
-  }
-}
-
 async function run(rounds: number, seconds: number, only: Dialect | undefined): Promise<void> {
   mkdirSync('.tmp', { recursive: true });
-  const dialects: Dialect[] = only !== undefined ? [only] : (await pgReachable()) ? ['sqlite', 'postgres'] : ['sqlite'];
+  const dialects: Dialect[] = only !== undefined ? [only] : (await postgresAnswers(PG_URL)) ? ['sqlite', 'postgres'] : ['sqlite'];
   console.log(`search/options benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   for (const dialect of dialects) {
     await fill(dialect);

@@ -8,37 +8,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { browserInSuite, browserSkipReason, type WatchedPage } from '../support/browser.js';
-import { serveDemoInSuite } from '../support/demo.js';
-
-interface Product {
-  id: string;
-  sku: string;
-  name: string;
-  price: number;
-  category?: { id: string; name: string } | null;
-}
-interface OptionItem {
-  label: string;
-  value: string;
-}
-interface Failure {
-  field: string;
-  message: string;
-}
-
-/** Retries an assertion until it holds, like Playwright's `expect.poll`; after 5 s its last failure is thrown. */
-async function eventually(check: () => Promise<void>, timeout = 5_000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+import { browserInSuite, browserSkipReason, type WatchedPage, eventually } from '../support/browser.js';
+import { demoApi, serveDemoInSuite, type DemoProduct as Product, type Failure, type OptionItem } from '../support/demo.js';
 
 describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () => {
   const demo = serveDemoInSuite();
@@ -53,12 +24,7 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
     await Promise.all(opened.splice(0).map((page) => page.context().close()));
   });
 
-  const apiData = async <T>(path: string): Promise<T> => {
-    const res = await demo().get(path);
-    assert.equal(res.status, 200, `${path}: ${res.text}`);
-    return res.body.data as T;
-  };
-  const apiSkus = async (query: string) => (await apiData<Product[]>(`/api/products?${query}`)).map((p) => p.sku);
+  const { data: apiData, skus: apiSkus } = demoApi(demo);
   const categories = () => apiData<OptionItem[]>('/api/categories/options?label=name');
 
   /** The page, loaded with its first table page shown. */
@@ -195,7 +161,7 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
     await showsSkus(page, ['KT-010', 'KT-001', 'BK-002', 'GD-001', 'BK-001']);
     const row = table(page).getByRole('row', { name: /KT-010/ });
     assert.deepEqual(await row.getByRole('cell').allTextContents(), ['KT-010', 'Apron', 'Kitchen', '15.50', 'Delete']);
-    const [created] = await apiData<(Product & { categoryId: string })[]>('/api/products?filter[sku]=KT-010');
+    const [created] = await apiData<Product[]>('/api/products?filter[sku]=KT-010');
     const kitchen = (await categories()).find((o) => o.label === 'Kitchen')!.value;
     assert.deepEqual([created?.name, created?.price, created?.categoryId], ['Apron', 15.5, kitchen]);
     assert.equal(await form.getByLabel('SKU').inputValue(), '', 'the form is reset');

@@ -48,8 +48,8 @@ describe('the doc site, built and opened in a browser', { skip: browserSkipReaso
   let base: string;
 
   before(async () => {
-    execFileSync('npx', ['typedoc', '--logLevel', 'Warn'], { stdio: 'pipe' });
-    execFileSync('npx', ['vitepress', 'build', 'docs', '--outDir', outDir], { stdio: 'pipe' });
+    execFileSync('npx', ['typedoc', '--logLevel', 'Warn'], { stdio: 'pipe', timeout: 600_000 });
+    execFileSync('npx', ['vitepress', 'build', 'docs', '--outDir', outDir], { stdio: 'pipe', timeout: 600_000 });
     server = await serveStatic(outDir);
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

@@ -70,6 +70,14 @@ describe('resolveConfig', () => {
     assert.equal(key({ global: { find_field_is_uuid: 'yes' } }), 'global.find_field_is_uuid');
     assert.equal(key({ read: { find_field: 'a b' } }), 'read.find_field');
     assert.equal(key({ create: { http_status: 999 } }), 'create.http_status');
+    assert.equal(key({ global: { timeout_ms: 0 } }), 'global.timeout_ms');
+    assert.equal(key({ global: { timeout_ms: 1.5 } }), 'global.timeout_ms');
+    assert.equal(key({ global: { timeout_ms: 2 ** 31 } }), 'global.timeout_ms', "past the longest delay Node's timers keep");
+    assert.equal(key({ global: { timeout_ms: 2 ** 31 - 1 } }), 'accepted');
+  });
+
+  it('returns a 10 s request deadline by default', () => {
+    assert.equal(DEFAULT_CONFIG.global.timeout_ms, 10_000);
   });
 
   it('returns a frozen result and leaves its input alone', () => {

@@ -39,17 +39,22 @@ describe('statusOf', () => {
   });
 
   it('returns the configured validation status for the validation codes', () => {
-    assert.deepEqual(VALIDATION, ['required', 'columnNotFound', 'invalidOperator', 'invalidValue', 'type', 'invalid', 'emptyPayload', 'schema']);
+    assert.deepEqual(VALIDATION, ['required', 'columnNotFound', 'invalidOperator', 'invalidValue', 'type', 'invalid', 'emptyPayload', 'schema', 'unknownParameter', 'tooDeep', 'tooManyRows']);
     assert.equal(statusOf('required', 400), 400);
     assert.equal(statusOf('columnNotFound', 422), 422);
     assert.equal(statusOf('invalidJson', 422), 400, 'a malformed body stays a 400 whatever the validation status');
   });
 
-  it('law: a fixed code maps to one 4xx status, whatever the validation status', () => {
+  it('returns 503 for the two database failures, the only codes of a JSend error rather than a fail item', () => {
+    assert.deepEqual(codesWith((status) => typeof status === 'number' && status >= 500), ['databaseUnavailable', 'databaseTimeout']);
+    assert.deepEqual([statusOf('databaseUnavailable'), statusOf('databaseTimeout', 422)], [503, 503]);
+  });
+
+  it('law: a fixed code maps to one status (4xx, or 503 for a database failure), whatever the validation status', () => {
     fc.assert(
       fc.property(fc.constantFrom(...FIXED), configuredStatusArb, (code, validationStatus) => {
         const status = statusOf(code, validationStatus);
-        assert.ok(status >= 400 && status < 500, `${code}: ${status}`);
+        assert.ok((status >= 400 && status < 500) || status === 503, `${code}: ${status}`);
         assert.equal(status, statusOf(code));
       }),
     );

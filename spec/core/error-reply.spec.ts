@@ -30,6 +30,16 @@ describe('replyForError', () => {
     assert.deepEqual(replyForError('a string'), bare);
     assert.deepEqual(replyForError({ status: 404, expose: true, message: 'not an Error' }), bare);
   });
+
+  it("returns a fail at the validation status for a CHECK constraint's refusal, naming a MariaDB column check's column", () => {
+    const databaseError = (message: string, original: object) => Object.assign(new Error(message), { name: 'SequelizeDatabaseError', original });
+    const mariadb = databaseError('(conn=7, no: 4025, SQLState: 23000) CONSTRAINT `shop_docs.meta` failed for `test`.`shop_docs`\nsql: INSERT …', { errno: 4025, sqlState: '23000' });
+    assert.deepEqual(replyForError(mariadb, 422), { status: 422, body: { status: 'fail', data: [{ field: 'meta', error: 'invalidValue', message: 'The meta is not a value its column accepts' }], meta: {} } });
+    const postgres = databaseError('new row for relation "docs" violates check constraint "price_positive"', { code: '23514' });
+    assert.deepEqual(replyForError(postgres).body, { status: 'fail', data: [{ field: null, error: 'invalidValue', message: "A value breaks one of the table's CHECK constraints" }], meta: {} });
+    const other = databaseError('CONSTRAINT `x.y` failed', { errno: 1064, sqlState: '42000' });
+    assert.equal(replyForError(other).status, 500);
+  });
 });
 
 describe('replyForError with Standard Schema issues', () => {

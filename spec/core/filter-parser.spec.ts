@@ -43,6 +43,12 @@ describe('parseFilters', () => {
     ]);
   });
 
+  it('returns null (IS NULL) on a column of any kind, json included, reading no value', () => {
+    const { conditions, failures } = parseFilters(Product, { tags: { null: '1' }, price: { null: '' }, seenAt: { null: 'x' } }, settings);
+    assert.deepEqual(failures, []);
+    assert.deepEqual(conditions.map((c) => [c.attribute, c.op, c.values]), [['tags', 'null', []], ['price', 'null', []], ['seenAt', 'null', []]]);
+  });
+
   it('returns the JSON value for json, raw text when it is not JSON', () => {
     const { conditions } = parseFilters(Product, { tags: { json: '["a"]' } }, settings);
     assert.deepEqual(conditions[0]?.values, [['a']]);
@@ -71,13 +77,14 @@ describe('parseFilters', () => {
     assert.deepEqual(parseFilters(Product, { categoryId: '5' }, settings).conditions, [{ attribute: 'category_id', column: 'category_id', op: 'eq', values: [5] }]);
   });
 
-  it('returns trimmed values, and no condition for an empty or blank one (nn aside)', () => {
-    const parsed = parseFilters(Product, { name: { like: '  test  ', eq: ' ', in: ' a ,, b,' }, price: { gt: '' }, day: { nn: '' }, tags: { json: ' ' } }, settings);
+  it('returns trimmed values, and no condition for an empty or blank one (nn and null aside)', () => {
+    const parsed = parseFilters(Product, { name: { like: '  test  ', eq: ' ', in: ' a ,, b,' }, price: { gt: '' }, day: { nn: '', null: ' ' }, tags: { json: ' ' } }, settings);
     assert.deepEqual(parsed.failures, []);
     assert.deepEqual(parsed.conditions, [
       { attribute: 'name', column: 'name', op: 'like', values: ['test'] },
       { attribute: 'name', column: 'name', op: 'in', values: ['a', 'b'] },
       { attribute: 'day', column: 'day', op: 'nn', values: [] },
+      { attribute: 'day', column: 'day', op: 'null', values: [] },
     ]);
     assert.deepEqual(parseFilters(Product, { term: '  pho ' }, settings).term?.text, 'pho');
     assert.equal(parseFilters(Product, { term: '   ' }, { ...settings, termFields: [] }).term, null);
@@ -107,7 +114,7 @@ describe('parseFilters', () => {
   });
 
   it('an empty or blank value never adds a condition', () => {
-    const ops = (Object.keys(OPERATORS) as Operator[]).filter((op) => op !== 'nn');
+    const ops = (Object.keys(OPERATORS) as Operator[]).filter((op) => OPERATORS[op] !== 'none');
     fc.assert(
       fc.property(fc.constantFrom('name', 'price', 'active', 'tags', 'category_id', 'seenAt', 'day'), fc.constantFrom(...ops), blankArb, blankArb, (column, op, blank, other) => {
         const value = OPERATORS[op] === 'one' ? blank : `${blank},${other}`;

@@ -29,7 +29,33 @@ describe('planSearch', () => {
     assert.deepEqual(planOf({ page: '3', perPage: '10' }).page, { page: 3, perPage: 10 });
     assert.deepEqual(planOf({ perPage: '9999' }).page, { page: 1, perPage: 500 });
     assert.equal(planOf({ skipPagination: 'true' }).page, null);
-    assert.equal(planOf({ page: '2' }, { ...settings, paginate: false }).page, null);
+    const lenient = { ...settings, config: { ...DEFAULT_CONFIG, search: { ...DEFAULT_CONFIG.search, strict_params: false } } };
+    assert.equal(planOf({ page: '2' }, { ...lenient, paginate: false }).page, null);
+  });
+
+  it('returns unknownParameter for each parameter the action does not read, with the nearest known name, first among the failures', () => {
+    const request: object = { perpage: '5', filters: { name: 'x' }, sort: 'colour', _start: '0' };
+    const plan = planSearch(Product, request, settings);
+    assert.deepEqual(E.isLeft(plan) && plan.left.map((f) => [f.field, f.error]), [
+      ['perpage', 'unknownParameter'],
+      ['filters', 'unknownParameter'],
+      ['_start', 'unknownParameter'],
+      ['colour', 'columnNotFound'],
+    ]);
+    assert.match(E.isLeft(plan) ? plan.left[0]!.message : '', /did you mean 'perPage'\?$/);
+    assert.match(E.isLeft(plan) ? plan.left[1]!.message : '', /did you mean 'filter'\?$/);
+    assert.doesNotMatch(E.isLeft(plan) ? plan.left[2]!.message : '', /did you mean/);
+  });
+
+  it('returns unknownParameter for the page parameters and include on an export (paginate false), which reads filter and sort only', () => {
+    const plan = planSearch(Product, { page: '2', include: 'x', sort: 'name' }, { ...settings, paginate: false });
+    assert.deepEqual(E.isLeft(plan) && plan.left.slice(0, 2).map((f) => [f.field, f.error]), [['page', 'unknownParameter'], ['include', 'unknownParameter']]);
+    assert.deepEqual(planOf({ filter: { name: 'x' }, sort: 'name' }, { ...settings, paginate: false }).page, null);
+  });
+
+  it('ignores unknown parameters with search.strict_params false', () => {
+    const lenient = { ...settings, config: { ...DEFAULT_CONFIG, search: { ...DEFAULT_CONFIG.search, strict_params: false } } };
+    assert.deepEqual(planOf({ perpage: '5', _sort: 'name' }, lenient).page, { page: 1, perPage: 40 });
   });
 
   it('returns trashed when a condition is on the deleted-at attribute', () => {

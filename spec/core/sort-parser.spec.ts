@@ -94,6 +94,11 @@ describe('parseSortItems', () => {
       }),
     );
   });
+
+  it('keeps a name that snake_case empties, which parseSort skips, so search can refuse it', () => {
+    assert.deepEqual(parseSortItems('_,-__,name'), [['_', 'ASC'], ['__', 'DESC'], ['name', 'ASC']]);
+    assert.deepEqual(parseSort('_,-__,name'), [['name', 'ASC']]);
+  });
 });
 
 describe('processSort', () => {

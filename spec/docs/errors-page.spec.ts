@@ -134,6 +134,16 @@ describe('docs/guide/errors.md', () => {
   it("runs docs/examples/errors/thrown.ts: hooks' errors, the 500 and the 413", async () => {
     await import('../../docs/examples/errors/thrown.js');
   });
+
+  it('runs docs/examples/errors/outage.ts: the 503 databaseUnavailable and databaseTimeout, with Retry-After', async () => {
+    await import('../../docs/examples/errors/outage.js');
+  });
+
+  it('answers a thrown 5xx with a bare 500, but a database failure from a hook with its 503', () => {
+    assert.equal(replyForError(Object.assign(new Error('Down'), { status: 503, expose: false })).status, 500);
+    const refused = Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { name: 'SequelizeConnectionRefusedError' });
+    assert.deepEqual(replyForError(refused), { status: 503, headers: { 'Retry-After': '1' }, body: { status: 'error', code: 'databaseUnavailable', message: 'The database is unavailable' } });
+  });
 });
 
 const databases = await testDatabases();

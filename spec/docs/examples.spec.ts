@@ -1,8 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import Koa from 'koa';
 import { router as manyResources } from '../../docs/examples/many-resources.js';
@@ -134,32 +130,5 @@ describe('the demo app', () => {
     const res = await demo().get('/api/products/options?label=sku&value=name');
     assert.equal(res.body.data.length, 7);
     assert.ok(!res.body.data.some((i: { label: string }) => i.label === 'TY-002'));
-  });
-});
-
-describe('npm start', () => {
-  it('seeds an SQLite file, listens and prints URLs that answer', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fast-crud-demo-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'docs/examples/demo/main.ts'], {
-      env: { ...process.env, PORT: '0', DEMO_DB: join(dir, 'demo.sqlite') },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    try {
-      const base = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const url = /demo on (http:\/\/localhost:\d+)/.exec(out)?.[1];
-          if (url && out.includes('Try:')) resolve(url.replace('localhost', '127.0.0.1'));
-        });
-        child.once('exit', (code) => reject(new Error(`demo exited with ${code}: ${out}`)));
-      });
-      const res = await fetch(`${base}/api/categories/options?label=name`);
-      assert.equal(res.status, 200);
-      assert.equal(((await res.json()) as { data: unknown[] }).data.length, 5);
-    } finally {
-      child.kill('SIGTERM');
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

@@ -15,10 +15,42 @@ describe('README', () => {
     assert.match(readme, /npm install && npm test/);
   });
 
-  it('opens with a crud line that passes can with its moduleName', () => {
+  it('opens with a crud line that passes can with its moduleName, and defines that can first', () => {
     const first = blocks[0]!;
     assert.equal(first.lang, 'ts');
-    assert.match(first.code, /^crud\(router, '\w+', \w+, \{ moduleName: '\w+', can \}\);$/m);
+    assert.match(first.code, /^const can = \(ctx: Context, ability: string\) => .+;\ncrud\(router, '\w+', \w+, \{ moduleName: '\w+', can \}\);$/m);
+  });
+
+  it("installs Koa's types with the package, and says it is ES modules and CommonJS for Node.js 20.17 or later", () => {
+    const install = blocks.find((b) => b.lang === 'sh' && b.code.includes('npm install koa-fast-crud'))!.code;
+    assert.match(install, /^npm install koa-fast-crud koa @koa\/router sequelize$/m);
+    assert.match(install, /^npm install -D typescript @types\/koa\b/m);
+    assert.match(readme, /^### ES modules and CommonJS$/m);
+    assert.match(readme, /require\('koa-fast-crud'\)/);
+    assert.match(readme, /Node\.js 20\.17 or later/);
+  });
+
+  it('never says that every route is guarded without saying options is not', () => {
+    const pages = ['README.md', ...readdirSync('docs', { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('.md') && !p.startsWith('generated')).map((p) => `docs/${p}`)];
+    for (const page of pages) {
+      // Sentences, and the lines of lists, tables, headings and front matter, each on its own.
+      const sentences = readFileSync(page, 'utf8')
+        .split(/\.\s+|\n(?=\s*(?:[-|#]|\w+:))/)
+        .map((s) => s.replace(/\s+/g, ' '));
+      for (const sentence of sentences.filter((s) => /\b(guards? (each|every)|each guarded|every route (is|are) guarded)\b/.test(s))) {
+        assert.match(sentence, /options/, `${page}: ${sentence}`);
+      }
+    }
+  });
+
+  it("names the repository, its issues and home in package.json, and keeps a CHANGELOG with an Unreleased section", () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, { url?: string } | string>;
+    assert.deepEqual(pkg['repository'], { type: 'git', url: 'git+https://github.com/koa-fast-crud/koa-fast-crud.git' });
+    assert.deepEqual(pkg['bugs'], { url: 'https://github.com/koa-fast-crud/koa-fast-crud/issues' });
+    assert.equal(pkg['homepage'], 'https://github.com/koa-fast-crud/koa-fast-crud#readme');
+    const changelog = readFileSync('CHANGELOG.md', 'utf8');
+    assert.match(changelog, /^## Unreleased$/m);
+    assert.match(changelog, new RegExp(`^## ${String(pkg['version']).replace(/\./g, '\\.')}$`, 'm'));
   });
 
   it('shows every TypeScript example as the file the suite runs, unchanged', () => {

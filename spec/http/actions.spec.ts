@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import Router from '@koa/router';
@@ -277,7 +278,8 @@ for (const db of databases) for (const form of FORMS) {
       }
 
       it('refuses a query string beyond its parameter or list limits instead of dropping the rest', async () => {
-        const params = (n: number) => Array.from({ length: n }, (_, i) => `p${i}=1`).join('&');
+        // Padding of a parameter search reads (search.strict_params refuses any other): list items, each one parameter.
+        const params = (n: number) => Array.from({ length: n }, (_, i) => (i < 100 ? `filter[name][nin][]=X${i}` : `filter[id][nin][]=00000000-0000-4000-8000-${String(i).padStart(12, '0')}`)).join('&');
         const ok = await server.get(`/products?${params(199)}&filter[sku]=B-2`);
         assert.deepEqual(names(ok), ['Ball']);
         for (const query of [`${params(200)}&filter[sku]=B-2`, Array.from({ length: 101 }, () => 'filter[sku][in][]=B-2').join('&')]) {
@@ -360,6 +362,23 @@ for (const db of databases) for (const form of FORMS) {
         assert.deepEqual([large.status, large.body.data[0].error], [413, 'contentTooLarge']);
         const text = await server.request('POST', '/products', { headers: { 'content-type': 'text/plain' }, body: 'sku=x' });
         assert.deepEqual([text.status, text.body.data[0].error], [415, 'unsupportedMediaType']);
+      });
+
+      it('closes the connection after a 413 for a chunked body it did not read to its end, so a keep-alive client is not left waiting', async () => {
+        const { port, hostname } = new URL(server.url);
+        const socket = connect(Number(port), hostname);
+        let received = '';
+        socket.on('data', (chunk) => (received += chunk.toString()));
+        const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+        const chunk = '{"sku":"' + 'x'.repeat(400);
+        socket.write(`POST /small HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: keep-alive\r\n\r\n${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+        // No close within 10 s is the failure this guards against: the socket would wait for the rest of the body.
+        const waited = await Promise.race([closed.then(() => 'closed'), new Promise((resolve) => setTimeout(resolve, 10_000, 'still open'))]);
+        socket.destroy();
+        assert.equal(waited, 'closed');
+        assert.match(received, /^HTTP\/1\.1 413 /);
+        assert.match(received, /\r\nconnection: close\r\n/i);
+        assert.match(received, /"contentTooLarge"/);
       });
 
       it('rolls the insert back when an after hook throws', async () => {

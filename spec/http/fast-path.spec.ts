@@ -9,7 +9,7 @@ import Router from '@koa/router';
 import fc from 'fast-check';
 import Koa from 'koa';
 import { DataTypes, type Model, type ModelAttributeColumnOptions, type ModelStatic } from 'sequelize';
-import { FORCE_SEARCH_PATH, SEARCH_PATH_TAKEN } from '../../lib/actions/search.js';
+import { FORCE_SEARCH_PATH, SEARCH_PATH_TAKEN, SEARCH_PLAN_REUSED } from '../../lib/actions/search.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { FORMS } from '../support/forms.js';
 import { serve, type TestServer } from '../support/http.js';
@@ -96,9 +96,11 @@ for (const db of databases) for (const form of FORMS) {
       await Category.bulkCreate([{ id: 1, name: 'Kites', secret: 'x' }, { id: 2, name: 'Tops', secret: 'y' }]);
       const app = new Koa();
       app.use(async (ctx, next) => {
-        if (ctx.get('x-search-path') === 'instance') (ctx.state as Record<symbol, unknown>)[FORCE_SEARCH_PATH] = 'instance';
+        const forced = ctx.get('x-search-path');
+        if (forced === 'instance' || forced === 'raw') (ctx.state as Record<symbol, unknown>)[FORCE_SEARCH_PATH] = forced;
         await next();
         ctx.set('x-search-path-taken', String((ctx.state as Record<symbol, unknown>)[SEARCH_PATH_TAKEN]));
+        ctx.set('x-search-plan-reused', String((ctx.state as Record<symbol, unknown>)[SEARCH_PLAN_REUSED] === true));
       });
       app.use((ctx, next) => current.routes()(ctx as never, next));
       server = await serve(app);
@@ -141,18 +143,102 @@ for (const db of databases) for (const form of FORMS) {
             { only: ['search'], ...(shape.method && { config: { search: { method: 'toPublic' } } }) },
           );
           const instanceOnly = shape.getter || shape.virtual || shape.customToJSON || shape.method || shape.columns.some((c, i) => c.kind === 'json' && !hidden.includes(`a${i}`));
-          for (const query of [...QUERIES, ...(shape.include ? ['include=cat', 'include=cat&sort=-id&perPage=2'] : [])]) {
+          // A sort on the first column, mapped to its own field name when it is snake-cased (an aliased ORDER BY).
+          const sortable = !shape.columns[0]!.hidden && !['json', 'text'].includes(shape.columns[0]!.kind) ? ['sort=-a0,id&perPage=4'] : [];
+          for (const query of [...QUERIES, ...sortable, ...(shape.include ? ['include=cat', 'include=cat&sort=-id&perPage=2'] : [])]) {
             const fast = await server.request('GET', `/items?${query}`);
             const slow = await server.request('GET', `/items?${query}`, { headers: { 'x-search-path': 'instance' } });
+            // Raw rows through sequelize.query, where the fast path reads them on the driver connection.
+            const queried = await server.request('GET', `/items?${query}`, { headers: { 'x-search-path': 'raw' } });
+            // Again: the plan and the prepared select of the first request are reused (the fast path's SELECT head and ORDER BY came from its cache already), and must give the same bytes.
+            const cached = await server.request('GET', `/items?${query}`);
+            assert.equal(cached.text, fast.text, `${query} (cached SQL) on ${JSON.stringify(shape)}`);
+            assert.equal(fast.headers.get('x-search-plan-reused'), 'false');
             assert.equal(fast.status, 200, `${query}: ${fast.text}`);
             assert.equal(slow.headers.get('x-search-path-taken'), 'instance');
-            const expected = instanceOnly || query.includes('include=') ? 'instance' : 'raw';
-            assert.equal(fast.headers.get('x-search-path-taken'), expected, `${query} on ${JSON.stringify(shape)}`);
+            const instance = instanceOnly || query.includes('include=');
+            // The test databases log nothing and have no query hooks: the fast path runs on the driver.
+            assert.equal(fast.headers.get('x-search-path-taken'), instance ? 'instance' : 'driver', `${query} on ${JSON.stringify(shape)}`);
+            assert.equal(queried.headers.get('x-search-path-taken'), instance ? 'instance' : 'raw', `${query} on ${JSON.stringify(shape)}`);
+            // Neither hooks nor plugins here: the query string alone decides the plan, in both forms.
+            assert.equal(cached.headers.get('x-search-plan-reused'), String(!instance), `${query} on ${JSON.stringify(shape)}`);
+            assert.equal(cached.headers.get('x-search-path-taken'), instance ? 'instance' : 'driver');
             assert.equal(fast.text, slow.text, `${query} on ${JSON.stringify(shape)}`);
+            assert.equal(queried.text, fast.text, `${query} (sequelize.query) on ${JSON.stringify(shape)}`);
           }
         }),
         { numRuns: RUNS },
       );
+    });
+
+    it('reads through sequelize.query, with the same bytes, when a logger or a query hook would see the queries', async () => {
+      const sequelize = db.sequelize!;
+      const logged: string[] = [];
+      const register = (logging: boolean) => {
+        current = new Router();
+        form.register(current, 'cats', Category, {
+          policy: { fillable: 'all' },
+          ...(logging && { hooks: { modifySearchQuery: (query: object) => ({ ...query, logging: (sql: string) => logged.push(sql) }) } }),
+        } as never, { only: ['search', 'options'] });
+      };
+      const get = async (path: string) => {
+        const reply = await server.request('GET', path);
+        assert.equal(reply.status, 200, reply.text);
+        return { text: reply.text, taken: reply.headers.get('x-search-path-taken') };
+      };
+      register(false);
+      const plain = await get('/cats?sort=-name');
+      assert.equal(plain.taken, 'driver');
+      const options = (await get('/cats/options?label=name')).text;
+
+      // A query's own logger: every statement is handed to it, as sequelize.query logs it.
+      register(true);
+      const withLogger = await get('/cats?sort=-name');
+      assert.equal(withLogger.taken, 'raw');
+      assert.equal(withLogger.text, plain.text);
+      assert.equal(logged.filter((line) => line.startsWith('Executing (') && line.includes('SELECT')).length, 2, logged.join('\n'));
+
+      // The instance's logger.
+      register(false);
+      const lines: string[] = [];
+      const before = (sequelize as unknown as { options: { logging?: unknown } }).options.logging;
+      (sequelize as unknown as { options: { logging?: unknown } }).options.logging = (sql: string) => lines.push(sql);
+      try {
+        const logging = await get('/cats?sort=-name');
+        assert.equal(logging.taken, 'raw');
+        assert.equal(logging.text, plain.text);
+        assert.equal((await get('/cats/options?label=name')).text, options);
+      } finally {
+        (sequelize as unknown as { options: { logging?: unknown } }).options.logging = before;
+      }
+      // Page, count and the options select.
+      assert.equal(lines.filter((line) => line.includes('SELECT')).length, 3, lines.join('\n'));
+
+      // A beforeQuery hook on the Sequelize instance sees every query, so none skips it.
+      const seen: string[] = [];
+      sequelize.addHook('beforeQuery', 'fast-path-probe', (_options: unknown, query: unknown) => {
+        seen.push(String((query as { sql?: unknown }).sql ?? 'query'));
+      });
+      try {
+        const hooked = await get('/cats?sort=-name');
+        assert.equal(hooked.taken, 'raw');
+        assert.equal(hooked.text, plain.text);
+        assert.equal((await get('/cats/options?label=name')).text, options);
+      } finally {
+        sequelize.removeHook('beforeQuery', 'fast-path-probe');
+      }
+      assert.equal(seen.length, 3);
+      assert.equal((await get('/cats?sort=-name')).taken, 'driver');
+
+      // A driver error runs the query again through sequelize.query, whose error class the reply maps: the same reply either way.
+      const Missing = sequelize.define(`Fp${form.initial}Missing`, { id: { type: DataTypes.INTEGER, primaryKey: true }, name: DataTypes.STRING(20) }, { tableName: `fp${form.initial}_missing`, timestamps: false });
+      current = new Router();
+      form.register(current, 'missing', Missing, { policy: { fillable: 'all' } } as never, { only: ['search'] });
+      const broken = await server.request('GET', '/missing');
+      const brokenQueried = await server.request('GET', '/missing', { headers: { 'x-search-path': 'raw' } });
+      assert.equal(broken.headers.get('x-search-path-taken'), 'driver');
+      assert.equal(broken.status, 500);
+      assert.equal(broken.text, brokenQueried.text);
     });
   });
 }

@@ -11,6 +11,7 @@ import { groupRoutes } from '../../lib/core/route-groups.js';
 import { compilePath } from '../../lib/core/route-path.js';
 import { success } from '../../lib/core/jsend.js';
 import { cannotStartWith, literalHead, withLiteralHead, type Layer } from '../../lib/koa/literal-head.js';
+import { indexLayer, indexRouter } from '../../lib/koa/layer-index.js';
 import { unsafeRouteHandler, type CrudTarget } from '../../lib/koa/route-handler.js';
 import { routeMiddleware } from '../../lib/koa/route-middleware.js';
 import type { Reply } from '../../lib/types.js';
@@ -267,5 +268,57 @@ describe('literalHead and withLiteralHead', () => {
     assert.equal(nested.match('/api/v2/products/1'), true);
     assert.equal(nested.match('/v2/products/1'), false);
     assert.equal(layer.match('/v2/products/1'), true);
+  });
+});
+
+describe('indexRouter', () => {
+  const segment = fc.stringMatching(/^[a-cA-C0-9._~^-]{1,3}$/);
+  const pathArb = fc.array(fc.oneof(segment, segment, fc.constant(':id'), fc.constant('É')), { minLength: 0, maxLength: 3 }).map((parts) => `/${parts.join('/')}`);
+  const requestArb = fc.array(fc.oneof(segment, fc.constant('É'), fc.constant('é'), fc.constant('')), { minLength: 0, maxLength: 4 }).map((parts) => `/${parts.join('/')}`);
+  /** A layer as crud adds it (indexed), a route of the app's own, or path-less middleware. */
+  const layerArb = fc.record({ kind: fc.constantFrom('crud', 'crud', 'route', 'middleware'), path: pathArb, verbs: fc.subarray(['get', 'post', 'patch'], { minLength: 1 }) });
+  type Spec = { kind: string; path: string; verbs: string[] };
+  const add = (router: Router, { kind, path, verbs }: Spec) => {
+    if (kind === 'middleware') router.use(async (_ctx, next) => next());
+    else if (kind === 'route') router.register(path, verbs, () => {});
+    else indexLayer(withLiteralHead(router.register(path, verbs, () => {}) as Layer));
+  };
+  const same = (router: Router, request: string, method: string) => {
+    const indexed = router.match(request, method);
+    const plain = Router.prototype.match.call(router, request, method);
+    assert.deepEqual(indexed.path.map((layer) => router.stack.indexOf(layer)), plain.path.map((layer) => router.stack.indexOf(layer)), `${method} ${request}`);
+    assert.deepEqual(indexed.pathAndMethod.map((layer) => router.stack.indexOf(layer)), plain.pathAndMethod.map((layer) => router.stack.indexOf(layer)), `${method} ${request}`);
+    assert.equal(indexed.route, plain.route, `${method} ${request}`);
+  };
+
+  it("gives @koa/router's own match result for every path, before and after routes are added and a prefix is set (law)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(layerArb, { maxLength: 12 }), fc.array(layerArb, { maxLength: 3 }), fc.option(pathArb, { nil: undefined }), fc.boolean(), fc.boolean(),
+        fc.array(fc.tuple(requestArb, fc.constantFrom('GET', 'POST', 'HEAD', 'DELETE')), { maxLength: 8 }),
+        (layers, later, prefix, sensitive, strict, requests) => {
+          const router = new Router({ sensitive, strict });
+          for (const layer of layers) add(router, layer);
+          indexRouter(router);
+          const paths = (extra: string[]) => [...requests, ...extra.flatMap((path) => [[path, 'GET'], [path.toUpperCase(), 'POST'], [`${path}/`, 'GET']] as [string, string][])];
+          for (const [request, method] of paths(router.stack.map((layer) => String(layer.path)))) same(router, request, method);
+          for (const layer of later) add(router, layer);
+          if (prefix !== undefined && prefix !== '/') router.prefix(prefix);
+          for (const [request, method] of paths(router.stack.map((layer) => String(layer.path)))) same(router, request, method);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('leaves a router nested under another matching as before', () => {
+    const inner = new Router();
+    indexLayer(withLiteralHead(inner.register('/products/:id', ['get'], () => {}) as Layer));
+    indexRouter(inner);
+    const outer = new Router();
+    outer.use('/api', inner.routes());
+    assert.equal(outer.match('/api/products/1', 'GET').route, true);
+    assert.equal(inner.match('/products/1', 'GET').route, true);
+    assert.equal(inner.match('/api/products/1', 'GET').route, false);
   });
 });

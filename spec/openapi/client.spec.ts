@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { tour } from '../../docs/examples/client/client.js';
+import { dearProducts, tour } from '../../docs/examples/client/client.js';
 import { TYPES_FILE, demoApiTypes } from '../../docs/examples/client/generate.js';
 import { serveDemoInSuite } from '../support/demo.js';
 
@@ -14,5 +14,15 @@ describe('a typed client generated from the OpenAPI document', () => {
 
   it('type-checks (npm test runs tsc over it) and makes real calls to the demo', async () => {
     assert.deepEqual(await tour(demo().url), { created: 201, name: 'Typed Teapot', pageSize: 2 });
+  });
+
+  it("runs a typed, filtered search: filter[price][gte]=30, sort and include as the generated types spell them", async () => {
+    assert.deepEqual(await dearProducts(demo().url), [
+      { sku: 'MU-001', price: 89, category: 'Music' },
+      { sku: 'KT-001', price: 54, category: 'Kitchen' },
+      { sku: 'BK-002', price: 44.5, category: 'Books' },
+      { sku: 'BK-001', price: 39.9, category: 'Books' },
+      { sku: 'TY-001', price: 35, category: 'Toys' },
+    ]);
   });
 });

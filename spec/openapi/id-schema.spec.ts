@@ -65,14 +65,18 @@ describe('attributeSchema for replies', () => {
     assert.deepEqual(attributeSchema({ type: DataTypes.STRING(5), allowNull: true, validate: { isIn: [['a', 'b']] } }), { type: ['string', 'null'], maxLength: 5, enum: ['a', 'b', null] });
   });
 
-  it('returns BIGINT and DECIMAL as the dialect returns them: text allowed on PostgreSQL (both) and MariaDB (BIGINT), numbers on SQLite', () => {
+  it('returns BIGINT and DECIMAL as the dialect returns them: text on PostgreSQL, a number or beyond 2^53 text on MariaDB, numbers on SQLite', () => {
     const big = { type: DataTypes.BIGINT, allowNull: false };
     const decimal = { type: DataTypes.DECIMAL(10, 2), allowNull: true };
-    assert.deepEqual(attributeSchema(big, 'postgres'), { type: ['integer', 'string'], pattern: '^-?[0-9]+$', format: 'int64' });
+    const wide = { type: DataTypes.DECIMAL(30, 10), allowNull: false };
+    assert.deepEqual(attributeSchema(big, 'postgres'), { type: 'string', pattern: '^-?[0-9]+$', format: 'int64' });
     assert.deepEqual(attributeSchema(big, 'mariadb'), { type: ['integer', 'string'], pattern: '^-?[0-9]+$', format: 'int64' });
     assert.deepEqual(attributeSchema(big, 'sqlite'), { type: 'integer' });
     assert.deepEqual(attributeSchema(big), { type: 'integer' });
-    assert.deepEqual(attributeSchema(decimal, 'postgres'), { type: ['number', 'string', 'null'], pattern: '^-?[0-9]+(\\.[0-9]+)?$' });
+    assert.deepEqual(attributeSchema(decimal, 'postgres'), { type: ['string', 'null'], pattern: '^-?[0-9]+(\\.[0-9]+)?$' });
     assert.deepEqual(attributeSchema(decimal, 'mariadb'), { type: ['number', 'null'] });
+    assert.deepEqual(attributeSchema(decimal, 'sqlite'), { type: ['number', 'null'] });
+    assert.deepEqual(attributeSchema(wide, 'mariadb'), { type: ['number', 'string'], pattern: '^-?[0-9]+(\\.[0-9]+)?$' });
+    assert.deepEqual(attributeSchema(wide, 'sqlite'), { type: 'number' });
   });
 });

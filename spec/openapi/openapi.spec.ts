@@ -72,20 +72,30 @@ describe('openApiDocument', () => {
     }
   });
 
+  it("returns create's 201 with a Location header when read is registered, and without one when it is not", () => {
+    type Responses = Record<string, { headers?: Record<string, unknown> }>;
+    const created = (doc: typeof document, path: string) => (doc.paths[path]!['post'] as unknown as { responses: Responses }).responses['201']!;
+    assert.deepEqual(created(document, '/admin/products').headers, {
+      Location: { description: "The created record's read URL", schema: { type: 'string', format: 'uri-reference' } },
+    });
+    const writeOnly = openApiDocument({ info: { title: 't', version: '1' }, resources: [openApiResource('products', ProductController, { except: ['read'] })] }) as typeof document;
+    assert.equal(created(writeOnly, '/products').headers, undefined);
+  });
+
   it('returns the id as a uuid path parameter', () => {
     const read = document.paths['/admin/products/{id}']!['get']!;
     assert.deepEqual(read.parameters?.find((p) => p.name === 'id')?.schema, { type: 'string', format: 'uuid' });
   });
 
-  it("names the controller's term key in the filter parameter, and no term search where there are no term fields", () => {
+  it("returns the controller's term key as a filter parameter, and no term search where there are no term fields", () => {
     class Renamed extends ProductController {
       override termFields = ['name'];
       override termKey = 'q';
     }
     const doc = openApiDocument({ info: { title: 't', version: '1' }, resources: [openApiResource('renamed', Renamed), openApiResource('plain', ProductController)] }) as typeof document;
-    const filterOf = (path: string) => (doc.paths[path]!['get']!.parameters as unknown as { name: string; description: string }[]).find((p) => p.name === 'filter')!.description;
-    assert.match(filterOf('/renamed'), /filter\[q\]=text/);
-    assert.doesNotMatch(filterOf('/plain'), /term/);
+    const names = (path: string) => doc.paths[path]!['get']!.parameters!.map((p) => p.name);
+    assert.ok(names('/renamed').includes('filter[q]'));
+    assert.deepEqual(names('/plain').filter((name) => !/^filter\[\w+\]\[\w+\]$/.test(name)), ['sort', 'page', 'perPage', 'skipPagination']);
   });
 
   it("describes createFastCrud's resources with its configuration, as its crud registers them", () => {
@@ -103,6 +113,31 @@ describe('openApiDocument', () => {
     assert.deepEqual(OaProductInput!.required, ['sku', 'name', 'price']);
     assert.deepEqual((OaProductInput!.properties as Record<string, object>)['name'], { type: 'string', maxLength: 60, minLength: 1 });
     assert.deepEqual((OaProductInput!.properties as Record<string, object>)['stock'], { type: ['integer', 'null'] });
+  });
+
+  it('returns records with every visible attribute required, nullable ones typed with null, and the key never null', () => {
+    const record = document.components.schemas['OaProduct'] as { properties: Record<string, { type: unknown }>; required: string[] };
+    assert.deepEqual([...record.required].sort(), Object.keys(record.properties).sort());
+    assert.ok(['id', 'sku', 'createdAt', 'updatedAt', 'stock'].every((name) => record.required.includes(name)));
+    assert.deepEqual(record.properties['id']!.type, 'string');
+    assert.deepEqual(record.properties['stock']!.type, ['integer', 'null']);
+  });
+
+  it('returns a tag per resource, a summary and a description per operation, and security where an ability guards the route', () => {
+    const doc = document as unknown as { tags: { name: string }[]; components: { securitySchemes?: object }; paths: Record<string, Record<string, { tags: string[]; summary: string; description: string; security?: object[]; 'x-ability'?: string }>> };
+    assert.deepEqual(doc.tags.map((tag) => tag.name), ['admin/products', 'tags']);
+    assert.deepEqual(Object.keys(doc.components.securitySchemes ?? {}), ['bearerAuth']);
+    for (const [path, item] of Object.entries(doc.paths)) for (const [verb, operation] of Object.entries(item)) {
+      assert.ok(operation.summary && operation.description.length > 20 && doc.tags.some((tag) => tag.name === operation.tags[0]), `${verb} ${path}`);
+      assert.deepEqual(operation.security, operation['x-ability'] === undefined ? undefined : [{ bearerAuth: [] }], `${verb} ${path}`);
+    }
+    const custom = openApiDocument({ info: { title: 'T', version: '1' }, securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'x-key' } }, resources: [openApiResource('p', ProductController, { moduleName: 'shop' })] }) as typeof doc;
+    assert.deepEqual(custom.paths['/p']!['get']!.security, [{ key: [] }]);
+    const none = openApiDocument({ info: { title: 'T', version: '1' }, securitySchemes: {}, resources: [openApiResource('p', ProductController, { moduleName: 'shop' })] }) as typeof doc;
+    assert.equal(none.paths['/p']!['get']!.security, undefined);
+    assert.equal(none.components.securitySchemes, undefined);
+    const unguarded = openApiDocument({ info: { title: 'T', version: '1' }, resources: [openApiResource('p', ProductController)] }) as typeof doc;
+    assert.equal(unguarded.components.securitySchemes, undefined);
   });
 
   it('never shows a hidden attribute', () => {

@@ -14,7 +14,7 @@ const products = resource(Product, {
 
 describe('openApiDocument with relations', () => {
   const document = openApiDocument({ info: { title: 'Shop', version: '1' }, resources: [openApiResource('products', products)] }) as {
-    paths: Record<string, Record<string, { parameters?: { name: string; schema: { items?: { enum?: string[] } }; description: string }[] }>>;
+    paths: Record<string, Record<string, { parameters?: { name: string; schema: { type?: string; items?: { enum?: string[] } }; description: string }[] }>>;
   };
   const parameter = (path: string, verb: string, name: string) => document.paths[path]?.[verb]?.parameters?.find((p) => p.name === name);
 
@@ -23,9 +23,17 @@ describe('openApiDocument with relations', () => {
     assert.deepEqual(parameter('/products/{id}', 'get', 'include')?.schema.items?.enum, ['category', 'tags']);
   });
 
-  it('returns the association paths in the filter and sort descriptions', () => {
-    assert.match(parameter('/products', 'get', 'filter')!.description, /associations: category, order, order\.customer, tags/);
-    assert.match(parameter('/products', 'get', 'sort')!.description, /belongs-to and has-one/);
+  it('returns a filter parameter per filterable column of each association, typed by that column', () => {
+    assert.equal(parameter('/products', 'get', 'filter[category.rank][gte]')?.schema.type, 'integer');
+    assert.equal(parameter('/products', 'get', 'filter[order.customer.email][like]')?.schema.type, 'string');
+    assert.equal(parameter('/products', 'get', 'filter[tags.title][in]')?.schema.type, 'array');
+    assert.equal(parameter('/products', 'get', 'filter[category.rank][like]'), undefined);
+  });
+
+  it('returns sort items through belongs-to and has-one associations only', () => {
+    const items = parameter('/products', 'get', 'sort')!.schema.items!.enum!;
+    assert.ok(items.includes('-category.name') && items.includes('order.customer.email'));
+    assert.deepEqual(items.filter((item) => item.includes('tags.')), []);
   });
 
   it('returns a valid OpenAPI 3.1 document', async () => {

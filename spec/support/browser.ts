@@ -72,3 +72,19 @@ export function browserInSuite(): { open(): Promise<WatchedPage>; shot(page: Pag
     },
   };
 }
+
+/**
+ * Retries an assertion until it holds, like Playwright's `expect.poll`; after `timeout` ms its last
+ * failure is thrown.
+ */
+export async function eventually(check: () => Promise<void>, timeout = 10_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

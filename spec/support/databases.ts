@@ -43,6 +43,19 @@ async function connectServer(dialect: 'postgres' | 'mariadb', url: string): Prom
   }
 }
 
+/** True when PostgreSQL answers at `url` within 3 s: the benchmarks run their PostgreSQL rounds only then. */
+export async function postgresAnswers(url: string): Promise<boolean> {
+  const sequelize = new Sequelize(url, { ...QUIET, dialectOptions: { connectionTimeoutMillis: 3000 } });
+  try {
+    await sequelize.authenticate();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sequelize.close().catch(() => undefined);
+  }
+}
+
 /** Closes every connected database. */
 export async function closeAll(databases: readonly TestDatabase[]): Promise<void> {
   await Promise.all(databases.map((db) => db.sequelize?.close()));

@@ -52,3 +52,17 @@ export async function selectSql(model: ModelStatic<Model>, options: FindOptions)
   if (sent.length !== 1) throw new Error(`findAll sent ${sent.length} statements, not one: ${sent.join(' | ')}`);
   return sent[0]!;
 }
+
+/**
+ * The one statement `run` sends on the model's offline instance (a fast-path select, a count).
+ * @example await sentSql(Product, () => Product.count({ where: { active: true } })) // 'SELECT count(*) AS "count" FROM …;'
+ */
+export async function sentSql(model: ModelStatic<Model>, run: () => Promise<unknown>): Promise<string> {
+  const statements = captured.get(model.sequelize!);
+  if (statements === undefined) throw new Error(`${model.name} is not defined on an offlineSequelize instance`);
+  const before = statements.length;
+  await run();
+  const sent = statements.slice(before);
+  if (sent.length !== 1) throw new Error(`sent ${sent.length} statements, not one: ${sent.join(' | ')}`);
+  return sent[0]!;
+}

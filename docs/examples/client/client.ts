@@ -12,8 +12,19 @@ export async function tour(baseUrl: string) {
   const options = await api.GET('/categories/options', { params: { query: { label: 'name' } } });
   const categoryId = String(options.data!.data[0]!.value);
   const created = await api.POST('/products', { body: { sku: 'TS-001', name: 'Typed Teapot', price: 25, categoryId } });
-  const id = created.data!.data.id!;
+  const id = created.data!.data.id;
   const read = await api.GET('/products/{id}', { params: { path: { id } } });
-  const page = await api.GET('/products', { params: { query: { sort: '-price', perPage: 2 } } });
+  const page = await api.GET('/products', { params: { query: { sort: ['-price'], perPage: 2 } } });
   return { created: created.response.status, name: read.data?.data.name, pageSize: page.data?.data.length };
 }
+
+// #region filtered
+/** The products priced 30 or more, dearest first, with their category: every parameter is typed. */
+export async function dearProducts(baseUrl: string) {
+  const { data, error } = await demoClient(baseUrl).GET('/products', {
+    params: { query: { 'filter[price][gte]': 30, sort: ['-price'], include: ['category'] } },
+  });
+  if (error) throw new Error('data' in error ? error.data.map((item) => item.message).join('; ') : error.message);
+  return data.data.map((product) => ({ sku: product.sku, price: product.price, category: product.category?.name }));
+}
+// #endregion filtered

@@ -7,10 +7,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search Category records */
+        /**
+         * Search Category records
+         * @description A page of Category records. Each filter[column][operator] parameter adds a condition, and every condition must hold; sort orders the rows and page and perPage choose the page. meta.pagination describes the pages. An unknown column or operator, or a value the column cannot hold, is a fail naming it. Needs the ability shop.access.search.
+         */
         get: operations["categories.search"];
         put?: never;
-        /** Create a Category */
+        /**
+         * Create a Category
+         * @description Creates a Category from the fillable fields of a JSON or form body, in one transaction, and answers the record as a read returns it. A field that is not fillable is ignored; one that breaks a rule is a fail naming it. Needs the ability shop.access.create.
+         */
         post: operations["categories.create"];
         delete?: never;
         options?: never;
@@ -25,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Category options for select boxes */
+        /**
+         * Category options for select boxes
+         * @description Label/value pairs of the Category records for a select box, ordered by the label column; soft-deleted records are left out.
+         */
         get: operations["categories.options"];
         put?: never;
         post?: never;
@@ -42,7 +51,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export Category records as CSV */
+        /**
+         * Export Category records as CSV
+         * @description Every Category record the filters match, as CSV with a header line, streamed. The same filter and sort parameters as search; no pages. Needs the ability shop.access.exportCsv.
+         */
         get: operations["categories.exportCsv"];
         put?: never;
         post?: never;
@@ -59,17 +71,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a Category */
+        /**
+         * Read a Category
+         * @description The Category the id names; soft-deleted records are not found. Needs the ability shop.access.view.
+         */
         get: operations["categories.read"];
-        /** Update a Category (partial) */
+        /**
+         * Update a Category (partial)
+         * @description Writes the fillable fields the body carries to the Category the id names (a partial update, whatever the verb), in one transaction, and answers the record as a read returns it. Needs the ability shop.access.update.
+         */
         put: operations["categories.updatePut"];
-        /** Update a Category (partial) */
+        /**
+         * Update a Category (partial)
+         * @description Writes the fillable fields the body carries to the Category the id names (a partial update, whatever the verb), in one transaction, and answers the record as a read returns it. Needs the ability shop.access.update.
+         */
         post: operations["categories.updatePost"];
-        /** Delete a Category */
+        /**
+         * Delete a Category
+         * @description Deletes the Category the id names, for good. Needs the ability shop.access.delete.
+         */
         delete: operations["categories.delete"];
         options?: never;
         head?: never;
-        /** Update a Category (partial) */
+        /**
+         * Update a Category (partial)
+         * @description Writes the fillable fields the body carries to the Category the id names (a partial update, whatever the verb), in one transaction, and answers the record as a read returns it. Needs the ability shop.access.update.
+         */
         patch: operations["categories.updatePatch"];
         trace?: never;
     };
@@ -83,7 +110,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Soft-delete a Category */
+        /**
+         * Soft-delete a Category
+         * @description Marks the Category the id names as deleted: reads and searches no longer find it, and restore brings it back. Needs the ability shop.access.delete.
+         */
         delete: operations["categories.softDelete"];
         options?: never;
         head?: never;
@@ -98,13 +128,19 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Restore a Category */
+        /**
+         * Restore a Category
+         * @description Clears the deleted mark of the soft-deleted Category the id names. Needs the ability shop.access.restore.
+         */
         put: operations["categories.restorePut"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Restore a Category */
+        /**
+         * Restore a Category
+         * @description Clears the deleted mark of the soft-deleted Category the id names. Needs the ability shop.access.restore.
+         */
         patch: operations["categories.restorePatch"];
         trace?: never;
     };
@@ -115,10 +151,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search Product records */
+        /**
+         * Search Product records
+         * @description A page of Product records. Each filter[column][operator] parameter adds a condition, and every condition must hold; sort orders the rows and page and perPage choose the page. meta.pagination describes the pages. An unknown column or operator, or a value the column cannot hold, is a fail naming it. Needs the ability shop.access.search.
+         */
         get: operations["products.search"];
         put?: never;
-        /** Create a Product */
+        /**
+         * Create a Product
+         * @description Creates a Product from the fillable fields of a JSON or form body, in one transaction, and answers the record as a read returns it. A field that is not fillable is ignored; one that breaks a rule is a fail naming it. Needs the ability shop.access.create.
+         */
         post: operations["products.create"];
         delete?: never;
         options?: never;
@@ -133,7 +175,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Product options for select boxes */
+        /**
+         * Product options for select boxes
+         * @description Label/value pairs of the Product records for a select box, ordered by the label column; soft-deleted records are left out.
+         */
         get: operations["products.options"];
         put?: never;
         post?: never;
@@ -150,7 +195,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export Product records as CSV */
+        /**
+         * Export Product records as CSV
+         * @description Every Product record the filters match, as CSV with a header line, streamed. The same filter and sort parameters as search; no pages. Needs the ability shop.access.exportCsv.
+         */
         get: operations["products.exportCsv"];
         put?: never;
         post?: never;
@@ -167,17 +215,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a Product */
+        /**
+         * Read a Product
+         * @description The Product the id names; soft-deleted records are not found. Needs the ability shop.access.view.
+         */
         get: operations["products.read"];
-        /** Update a Product (partial) */
+        /**
+         * Update a Product (partial)
+         * @description Writes the fillable fields the body carries to the Product the id names (a partial update, whatever the verb), in one transaction, and answers the record as a read returns it. Needs the ability shop.access.update.
+         */
         put: operations["products.updatePut"];
-        /** Update a Product (partial) */
+        /**
+         * Update a Product (partial)
+         * @description Writes the fillable fields the body carries to the Product the id names (a partial update, whatever the verb), in one transaction, and answers the record as a read returns it. Needs the ability shop.access.update.
+         */
         post: operations["products.updatePost"];
-        /** Delete a Product */
+        /**
+         * Delete a Product
+         * @description Deletes the Product the id names, for good. Needs the ability shop.access.delete.
+         */
         delete: operations["products.delete"];
         options?: never;
         head?: never;
-        /** Update a Product (partial) */
+        /**
+         * Update a Product (partial)
+         * @description Writes the fillable fields the body carries to the Product the id names (a partial update, whatever the verb), in one transaction, and answers the record as a read returns it. Needs the ability shop.access.update.
+         */
         patch: operations["products.updatePatch"];
         trace?: never;
     };
@@ -191,7 +254,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Soft-delete a Product */
+        /**
+         * Soft-delete a Product
+         * @description Marks the Product the id names as deleted: reads and searches no longer find it, and restore brings it back. Needs the ability shop.access.delete.
+         */
         delete: operations["products.softDelete"];
         options?: never;
         head?: never;
@@ -206,13 +272,19 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Restore a Product */
+        /**
+         * Restore a Product
+         * @description Clears the deleted mark of the soft-deleted Product the id names. Needs the ability shop.access.restore.
+         */
         put: operations["products.restorePut"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Restore a Product */
+        /**
+         * Restore a Product
+         * @description Clears the deleted mark of the soft-deleted Product the id names. Needs the ability shop.access.restore.
+         */
         patch: operations["products.restorePatch"];
         trace?: never;
     };
@@ -231,17 +303,23 @@ export interface components {
              * @example invalid
              * @example emptyPayload
              * @example schema
+             * @example unknownParameter
              * @example invalidJson
              * @example invalidForm
              * @example invalidBody
              * @example unsupportedMediaType
              * @example contentTooLarge
+             * @example tooDeep
+             * @example uriTooLong
+             * @example tooManyRows
              * @example unique
              * @example foreignKey
              * @example recordNotFound
              * @example routeNotFound
              * @example forbidden
              * @example clientError
+             * @example databaseUnavailable
+             * @example databaseTimeout
              * @example conflict
              */
             error: string;
@@ -258,6 +336,11 @@ export interface components {
             /** @constant */
             status: "error";
             message: string;
+            /**
+             * @description On a 503: what failed; absent on a 500
+             * @enum {unknown}
+             */
+            code?: "databaseUnavailable" | "databaseTimeout";
         };
         OptionItem: {
             label: unknown;
@@ -275,14 +358,14 @@ export interface components {
         };
         Category: {
             /** Format: uuid */
-            id?: string | null;
-            name?: string;
+            id: string;
+            name: string;
             /** Format: date-time */
-            deletedAt?: string | null;
+            deletedAt: string | null;
             /** Format: date-time */
-            createdAt?: string;
+            createdAt: string;
             /** Format: date-time */
-            updatedAt?: string;
+            updatedAt: string;
         };
         CategoryInput: {
             name: string;
@@ -292,18 +375,27 @@ export interface components {
         };
         Product: {
             /** Format: uuid */
-            id?: string | null;
-            sku?: string;
-            name?: string;
-            price?: number;
+            id: string;
+            sku: string;
+            name: string;
+            price: number;
             /** Format: uuid */
-            categoryId?: string;
+            categoryId: string;
             /** Format: date-time */
-            deletedAt?: string | null;
+            deletedAt: string | null;
             /** Format: date-time */
-            createdAt?: string;
+            createdAt: string;
             /** Format: date-time */
-            updatedAt?: string;
+            updatedAt: string;
+            category?: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            } | null;
         };
         ProductInput: {
             sku: string;
@@ -331,14 +423,228 @@ export interface operations {
     "categories.search": {
         parameters: {
             query?: {
-                /** @description filter[column][operator]=value; operators: eq, neq, like, gt, gte, lt, lte, gtn, ltn, json, in, nin, btw, nn (none means eq); filter[association.column] matches records with a related row that matches (associations: products) */
-                filter?: {
-                    [key: string]: string | {
-                        [key: string]: string;
-                    };
-                };
-                /** @description Comma-separated columns, a leading - for descending; association.column sorts through belongs-to and has-one associations */
-                sort?: string;
+                /** @description Rows whose id equals the value. */
+                "filter[id][eq]"?: string;
+                /** @description Rows whose id differs from the value (NULL does not match). */
+                "filter[id][neq]"?: string;
+                /** @description Rows whose id is greater than the value. */
+                "filter[id][gt]"?: string;
+                /** @description Rows whose id is greater than or equal to the value. */
+                "filter[id][gte]"?: string;
+                /** @description Rows whose id is less than the value. */
+                "filter[id][lt]"?: string;
+                /** @description Rows whose id is less than or equal to the value. */
+                "filter[id][lte]"?: string;
+                /** @description Rows whose id is greater than the value, or NULL. */
+                "filter[id][gtn]"?: string;
+                /** @description Rows whose id is less than the value, or NULL. */
+                "filter[id][ltn]"?: string;
+                /** @description Rows whose id is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][in]"?: string[];
+                /** @description Rows whose id is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][nin]"?: string[];
+                /** @description Rows whose id lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][btw]"?: string[];
+                /** @description Rows whose id is not NULL. Send true. */
+                "filter[id][nn]"?: true;
+                /** @description Rows whose id is NULL. Send true. */
+                "filter[id][null]"?: true;
+                /** @description Rows whose name equals the value. */
+                "filter[name][eq]"?: string;
+                /** @description Rows whose name differs from the value (NULL does not match). */
+                "filter[name][neq]"?: string;
+                /** @description Rows whose name contains the text, case-insensitively. */
+                "filter[name][like]"?: string;
+                /** @description Rows whose name is greater than the value. */
+                "filter[name][gt]"?: string;
+                /** @description Rows whose name is greater than or equal to the value. */
+                "filter[name][gte]"?: string;
+                /** @description Rows whose name is less than the value. */
+                "filter[name][lt]"?: string;
+                /** @description Rows whose name is less than or equal to the value. */
+                "filter[name][lte]"?: string;
+                /** @description Rows whose name is greater than the value, or NULL. */
+                "filter[name][gtn]"?: string;
+                /** @description Rows whose name is less than the value, or NULL. */
+                "filter[name][ltn]"?: string;
+                /** @description Rows whose name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][in]"?: string[];
+                /** @description Rows whose name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][nin]"?: string[];
+                /** @description Rows whose name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][btw]"?: string[];
+                /** @description Rows whose name is not NULL. Send true. */
+                "filter[name][nn]"?: true;
+                /** @description Rows whose name is NULL. Send true. */
+                "filter[name][null]"?: true;
+                /** @description Rows whose deletedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][eq]"?: string;
+                /** @description Rows whose deletedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][neq]"?: string;
+                /** @description Rows whose deletedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gt]"?: string;
+                /** @description Rows whose deletedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gte]"?: string;
+                /** @description Rows whose deletedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lt]"?: string;
+                /** @description Rows whose deletedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lte]"?: string;
+                /** @description Rows whose deletedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gtn]"?: string;
+                /** @description Rows whose deletedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][ltn]"?: string;
+                /** @description Rows whose deletedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][in]"?: string[];
+                /** @description Rows whose deletedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][nin]"?: string[];
+                /** @description Rows whose deletedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][btw]"?: string[];
+                /** @description Rows whose deletedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][nn]"?: true;
+                /** @description Rows whose deletedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][null]"?: true;
+                /** @description Rows whose createdAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][eq]"?: string;
+                /** @description Rows whose createdAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][neq]"?: string;
+                /** @description Rows whose createdAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gt]"?: string;
+                /** @description Rows whose createdAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gte]"?: string;
+                /** @description Rows whose createdAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lt]"?: string;
+                /** @description Rows whose createdAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lte]"?: string;
+                /** @description Rows whose createdAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gtn]"?: string;
+                /** @description Rows whose createdAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][ltn]"?: string;
+                /** @description Rows whose createdAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][in]"?: string[];
+                /** @description Rows whose createdAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][nin]"?: string[];
+                /** @description Rows whose createdAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][btw]"?: string[];
+                /** @description Rows whose createdAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][nn]"?: true;
+                /** @description Rows whose createdAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][null]"?: true;
+                /** @description Rows whose updatedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][eq]"?: string;
+                /** @description Rows whose updatedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][neq]"?: string;
+                /** @description Rows whose updatedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gt]"?: string;
+                /** @description Rows whose updatedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gte]"?: string;
+                /** @description Rows whose updatedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lt]"?: string;
+                /** @description Rows whose updatedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lte]"?: string;
+                /** @description Rows whose updatedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gtn]"?: string;
+                /** @description Rows whose updatedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][ltn]"?: string;
+                /** @description Rows whose updatedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][in]"?: string[];
+                /** @description Rows whose updatedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][nin]"?: string[];
+                /** @description Rows whose updatedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][btw]"?: string[];
+                /** @description Rows whose updatedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][nn]"?: true;
+                /** @description Rows whose updatedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][null]"?: true;
+                /** @description Rows whose products.sku equals the value. */
+                "filter[products.sku][eq]"?: string;
+                /** @description Rows whose products.sku differs from the value (NULL does not match). */
+                "filter[products.sku][neq]"?: string;
+                /** @description Rows whose products.sku contains the text, case-insensitively. */
+                "filter[products.sku][like]"?: string;
+                /** @description Rows whose products.sku is greater than the value. */
+                "filter[products.sku][gt]"?: string;
+                /** @description Rows whose products.sku is greater than or equal to the value. */
+                "filter[products.sku][gte]"?: string;
+                /** @description Rows whose products.sku is less than the value. */
+                "filter[products.sku][lt]"?: string;
+                /** @description Rows whose products.sku is less than or equal to the value. */
+                "filter[products.sku][lte]"?: string;
+                /** @description Rows whose products.sku is greater than the value, or NULL. */
+                "filter[products.sku][gtn]"?: string;
+                /** @description Rows whose products.sku is less than the value, or NULL. */
+                "filter[products.sku][ltn]"?: string;
+                /** @description Rows whose products.sku is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.sku][in]"?: string[];
+                /** @description Rows whose products.sku is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.sku][nin]"?: string[];
+                /** @description Rows whose products.sku lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.sku][btw]"?: string[];
+                /** @description Rows whose products.sku is not NULL. Send true. */
+                "filter[products.sku][nn]"?: true;
+                /** @description Rows whose products.sku is NULL. Send true. */
+                "filter[products.sku][null]"?: true;
+                /** @description Rows whose products.name equals the value. */
+                "filter[products.name][eq]"?: string;
+                /** @description Rows whose products.name differs from the value (NULL does not match). */
+                "filter[products.name][neq]"?: string;
+                /** @description Rows whose products.name contains the text, case-insensitively. */
+                "filter[products.name][like]"?: string;
+                /** @description Rows whose products.name is greater than the value. */
+                "filter[products.name][gt]"?: string;
+                /** @description Rows whose products.name is greater than or equal to the value. */
+                "filter[products.name][gte]"?: string;
+                /** @description Rows whose products.name is less than the value. */
+                "filter[products.name][lt]"?: string;
+                /** @description Rows whose products.name is less than or equal to the value. */
+                "filter[products.name][lte]"?: string;
+                /** @description Rows whose products.name is greater than the value, or NULL. */
+                "filter[products.name][gtn]"?: string;
+                /** @description Rows whose products.name is less than the value, or NULL. */
+                "filter[products.name][ltn]"?: string;
+                /** @description Rows whose products.name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.name][in]"?: string[];
+                /** @description Rows whose products.name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.name][nin]"?: string[];
+                /** @description Rows whose products.name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.name][btw]"?: string[];
+                /** @description Rows whose products.name is not NULL. Send true. */
+                "filter[products.name][nn]"?: true;
+                /** @description Rows whose products.name is NULL. Send true. */
+                "filter[products.name][null]"?: true;
+                /** @description Rows whose products.price equals the value. */
+                "filter[products.price][eq]"?: number;
+                /** @description Rows whose products.price differs from the value (NULL does not match). */
+                "filter[products.price][neq]"?: number;
+                /** @description Rows whose products.price is greater than the value. */
+                "filter[products.price][gt]"?: number;
+                /** @description Rows whose products.price is greater than or equal to the value. */
+                "filter[products.price][gte]"?: number;
+                /** @description Rows whose products.price is less than the value. */
+                "filter[products.price][lt]"?: number;
+                /** @description Rows whose products.price is less than or equal to the value. */
+                "filter[products.price][lte]"?: number;
+                /** @description Rows whose products.price is greater than the value, or NULL. */
+                "filter[products.price][gtn]"?: number;
+                /** @description Rows whose products.price is less than the value, or NULL. */
+                "filter[products.price][ltn]"?: number;
+                /** @description Rows whose products.price is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.price][in]"?: number[];
+                /** @description Rows whose products.price is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.price][nin]"?: number[];
+                /** @description Rows whose products.price lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.price][btw]"?: number[];
+                /** @description Rows whose products.price is not NULL. Send true. */
+                "filter[products.price][nn]"?: true;
+                /** @description Rows whose products.price is NULL. Send true. */
+                "filter[products.price][null]"?: true;
+                /**
+                 * @description Columns to order by, in order; a leading - sorts descending
+                 * @example [
+                 *       "-name",
+                 *       "deletedAt"
+                 *     ]
+                 */
+                sort?: ("id" | "-id" | "name" | "-name" | "deletedAt" | "-deletedAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt")[];
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Rows per page (capped at search.max_per_page) */
@@ -395,6 +701,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendError"];
                 };
             };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
         };
     };
     "categories.create": {
@@ -414,6 +731,8 @@ export interface operations {
             /** @description The created record */
             201: {
                 headers: {
+                    /** @description The created record's read URL */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -479,6 +798,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendError"];
                 };
             };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
         };
     };
     "categories.options": {
@@ -527,19 +857,244 @@ export interface operations {
                     "application/json": components["schemas"]["JSendError"];
                 };
             };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
         };
     };
     "categories.exportCsv": {
         parameters: {
             query?: {
-                /** @description filter[column][operator]=value; operators: eq, neq, like, gt, gte, lt, lte, gtn, ltn, json, in, nin, btw, nn (none means eq); filter[association.column] matches records with a related row that matches (associations: products) */
-                filter?: {
-                    [key: string]: string | {
-                        [key: string]: string;
-                    };
-                };
-                /** @description Comma-separated columns, a leading - for descending; association.column sorts through belongs-to and has-one associations */
-                sort?: string;
+                /** @description Rows whose id equals the value. */
+                "filter[id][eq]"?: string;
+                /** @description Rows whose id differs from the value (NULL does not match). */
+                "filter[id][neq]"?: string;
+                /** @description Rows whose id is greater than the value. */
+                "filter[id][gt]"?: string;
+                /** @description Rows whose id is greater than or equal to the value. */
+                "filter[id][gte]"?: string;
+                /** @description Rows whose id is less than the value. */
+                "filter[id][lt]"?: string;
+                /** @description Rows whose id is less than or equal to the value. */
+                "filter[id][lte]"?: string;
+                /** @description Rows whose id is greater than the value, or NULL. */
+                "filter[id][gtn]"?: string;
+                /** @description Rows whose id is less than the value, or NULL. */
+                "filter[id][ltn]"?: string;
+                /** @description Rows whose id is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][in]"?: string[];
+                /** @description Rows whose id is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][nin]"?: string[];
+                /** @description Rows whose id lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][btw]"?: string[];
+                /** @description Rows whose id is not NULL. Send true. */
+                "filter[id][nn]"?: true;
+                /** @description Rows whose id is NULL. Send true. */
+                "filter[id][null]"?: true;
+                /** @description Rows whose name equals the value. */
+                "filter[name][eq]"?: string;
+                /** @description Rows whose name differs from the value (NULL does not match). */
+                "filter[name][neq]"?: string;
+                /** @description Rows whose name contains the text, case-insensitively. */
+                "filter[name][like]"?: string;
+                /** @description Rows whose name is greater than the value. */
+                "filter[name][gt]"?: string;
+                /** @description Rows whose name is greater than or equal to the value. */
+                "filter[name][gte]"?: string;
+                /** @description Rows whose name is less than the value. */
+                "filter[name][lt]"?: string;
+                /** @description Rows whose name is less than or equal to the value. */
+                "filter[name][lte]"?: string;
+                /** @description Rows whose name is greater than the value, or NULL. */
+                "filter[name][gtn]"?: string;
+                /** @description Rows whose name is less than the value, or NULL. */
+                "filter[name][ltn]"?: string;
+                /** @description Rows whose name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][in]"?: string[];
+                /** @description Rows whose name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][nin]"?: string[];
+                /** @description Rows whose name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][btw]"?: string[];
+                /** @description Rows whose name is not NULL. Send true. */
+                "filter[name][nn]"?: true;
+                /** @description Rows whose name is NULL. Send true. */
+                "filter[name][null]"?: true;
+                /** @description Rows whose deletedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][eq]"?: string;
+                /** @description Rows whose deletedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][neq]"?: string;
+                /** @description Rows whose deletedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gt]"?: string;
+                /** @description Rows whose deletedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gte]"?: string;
+                /** @description Rows whose deletedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lt]"?: string;
+                /** @description Rows whose deletedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lte]"?: string;
+                /** @description Rows whose deletedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gtn]"?: string;
+                /** @description Rows whose deletedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][ltn]"?: string;
+                /** @description Rows whose deletedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][in]"?: string[];
+                /** @description Rows whose deletedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][nin]"?: string[];
+                /** @description Rows whose deletedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][btw]"?: string[];
+                /** @description Rows whose deletedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][nn]"?: true;
+                /** @description Rows whose deletedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][null]"?: true;
+                /** @description Rows whose createdAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][eq]"?: string;
+                /** @description Rows whose createdAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][neq]"?: string;
+                /** @description Rows whose createdAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gt]"?: string;
+                /** @description Rows whose createdAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gte]"?: string;
+                /** @description Rows whose createdAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lt]"?: string;
+                /** @description Rows whose createdAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lte]"?: string;
+                /** @description Rows whose createdAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gtn]"?: string;
+                /** @description Rows whose createdAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][ltn]"?: string;
+                /** @description Rows whose createdAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][in]"?: string[];
+                /** @description Rows whose createdAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][nin]"?: string[];
+                /** @description Rows whose createdAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][btw]"?: string[];
+                /** @description Rows whose createdAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][nn]"?: true;
+                /** @description Rows whose createdAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][null]"?: true;
+                /** @description Rows whose updatedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][eq]"?: string;
+                /** @description Rows whose updatedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][neq]"?: string;
+                /** @description Rows whose updatedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gt]"?: string;
+                /** @description Rows whose updatedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gte]"?: string;
+                /** @description Rows whose updatedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lt]"?: string;
+                /** @description Rows whose updatedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lte]"?: string;
+                /** @description Rows whose updatedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gtn]"?: string;
+                /** @description Rows whose updatedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][ltn]"?: string;
+                /** @description Rows whose updatedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][in]"?: string[];
+                /** @description Rows whose updatedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][nin]"?: string[];
+                /** @description Rows whose updatedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][btw]"?: string[];
+                /** @description Rows whose updatedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][nn]"?: true;
+                /** @description Rows whose updatedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][null]"?: true;
+                /** @description Rows whose products.sku equals the value. */
+                "filter[products.sku][eq]"?: string;
+                /** @description Rows whose products.sku differs from the value (NULL does not match). */
+                "filter[products.sku][neq]"?: string;
+                /** @description Rows whose products.sku contains the text, case-insensitively. */
+                "filter[products.sku][like]"?: string;
+                /** @description Rows whose products.sku is greater than the value. */
+                "filter[products.sku][gt]"?: string;
+                /** @description Rows whose products.sku is greater than or equal to the value. */
+                "filter[products.sku][gte]"?: string;
+                /** @description Rows whose products.sku is less than the value. */
+                "filter[products.sku][lt]"?: string;
+                /** @description Rows whose products.sku is less than or equal to the value. */
+                "filter[products.sku][lte]"?: string;
+                /** @description Rows whose products.sku is greater than the value, or NULL. */
+                "filter[products.sku][gtn]"?: string;
+                /** @description Rows whose products.sku is less than the value, or NULL. */
+                "filter[products.sku][ltn]"?: string;
+                /** @description Rows whose products.sku is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.sku][in]"?: string[];
+                /** @description Rows whose products.sku is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.sku][nin]"?: string[];
+                /** @description Rows whose products.sku lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.sku][btw]"?: string[];
+                /** @description Rows whose products.sku is not NULL. Send true. */
+                "filter[products.sku][nn]"?: true;
+                /** @description Rows whose products.sku is NULL. Send true. */
+                "filter[products.sku][null]"?: true;
+                /** @description Rows whose products.name equals the value. */
+                "filter[products.name][eq]"?: string;
+                /** @description Rows whose products.name differs from the value (NULL does not match). */
+                "filter[products.name][neq]"?: string;
+                /** @description Rows whose products.name contains the text, case-insensitively. */
+                "filter[products.name][like]"?: string;
+                /** @description Rows whose products.name is greater than the value. */
+                "filter[products.name][gt]"?: string;
+                /** @description Rows whose products.name is greater than or equal to the value. */
+                "filter[products.name][gte]"?: string;
+                /** @description Rows whose products.name is less than the value. */
+                "filter[products.name][lt]"?: string;
+                /** @description Rows whose products.name is less than or equal to the value. */
+                "filter[products.name][lte]"?: string;
+                /** @description Rows whose products.name is greater than the value, or NULL. */
+                "filter[products.name][gtn]"?: string;
+                /** @description Rows whose products.name is less than the value, or NULL. */
+                "filter[products.name][ltn]"?: string;
+                /** @description Rows whose products.name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.name][in]"?: string[];
+                /** @description Rows whose products.name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.name][nin]"?: string[];
+                /** @description Rows whose products.name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.name][btw]"?: string[];
+                /** @description Rows whose products.name is not NULL. Send true. */
+                "filter[products.name][nn]"?: true;
+                /** @description Rows whose products.name is NULL. Send true. */
+                "filter[products.name][null]"?: true;
+                /** @description Rows whose products.price equals the value. */
+                "filter[products.price][eq]"?: number;
+                /** @description Rows whose products.price differs from the value (NULL does not match). */
+                "filter[products.price][neq]"?: number;
+                /** @description Rows whose products.price is greater than the value. */
+                "filter[products.price][gt]"?: number;
+                /** @description Rows whose products.price is greater than or equal to the value. */
+                "filter[products.price][gte]"?: number;
+                /** @description Rows whose products.price is less than the value. */
+                "filter[products.price][lt]"?: number;
+                /** @description Rows whose products.price is less than or equal to the value. */
+                "filter[products.price][lte]"?: number;
+                /** @description Rows whose products.price is greater than the value, or NULL. */
+                "filter[products.price][gtn]"?: number;
+                /** @description Rows whose products.price is less than the value, or NULL. */
+                "filter[products.price][ltn]"?: number;
+                /** @description Rows whose products.price is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.price][in]"?: number[];
+                /** @description Rows whose products.price is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.price][nin]"?: number[];
+                /** @description Rows whose products.price lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.price][btw]"?: number[];
+                /** @description Rows whose products.price is not NULL. Send true. */
+                "filter[products.price][nn]"?: true;
+                /** @description Rows whose products.price is NULL. Send true. */
+                "filter[products.price][null]"?: true;
+                /**
+                 * @description Columns to order by, in order; a leading - sorts descending
+                 * @example [
+                 *       "-name",
+                 *       "deletedAt"
+                 *     ]
+                 */
+                sort?: ("id" | "-id" | "name" | "-name" | "deletedAt" | "-deletedAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt")[];
             };
             header?: never;
             path?: never;
@@ -577,6 +1132,17 @@ export interface operations {
             /** @description A server fault */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -631,6 +1197,17 @@ export interface operations {
             /** @description A server fault */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -732,6 +1309,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendError"];
                 };
             };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
         };
     };
     "categories.updatePost": {
@@ -827,6 +1415,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendError"];
                 };
             };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
         };
     };
     "categories.delete": {
@@ -884,6 +1483,17 @@ export interface operations {
             /** @description A server fault */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -985,6 +1595,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendError"];
                 };
             };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
         };
     };
     "categories.softDelete": {
@@ -1042,6 +1663,17 @@ export interface operations {
             /** @description A server fault */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1111,6 +1743,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendError"];
                 };
             };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
         };
     };
     "categories.restorePatch": {
@@ -1174,26 +1817,284 @@ export interface operations {
                     "application/json": components["schemas"]["JSendError"];
                 };
             };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
         };
     };
     "products.search": {
         parameters: {
             query?: {
-                /** @description filter[column][operator]=value; operators: eq, neq, like, gt, gte, lt, lte, gtn, ltn, json, in, nin, btw, nn (none means eq); filter[term]=text searches the term fields; filter[association.column] matches records with a related row that matches (associations: category) */
-                filter?: {
-                    [key: string]: string | {
-                        [key: string]: string;
-                    };
-                };
-                /** @description Comma-separated columns, a leading - for descending; association.column sorts through belongs-to and has-one associations */
-                sort?: string;
+                /** @description Rows whose id equals the value. */
+                "filter[id][eq]"?: string;
+                /** @description Rows whose id differs from the value (NULL does not match). */
+                "filter[id][neq]"?: string;
+                /** @description Rows whose id is greater than the value. */
+                "filter[id][gt]"?: string;
+                /** @description Rows whose id is greater than or equal to the value. */
+                "filter[id][gte]"?: string;
+                /** @description Rows whose id is less than the value. */
+                "filter[id][lt]"?: string;
+                /** @description Rows whose id is less than or equal to the value. */
+                "filter[id][lte]"?: string;
+                /** @description Rows whose id is greater than the value, or NULL. */
+                "filter[id][gtn]"?: string;
+                /** @description Rows whose id is less than the value, or NULL. */
+                "filter[id][ltn]"?: string;
+                /** @description Rows whose id is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][in]"?: string[];
+                /** @description Rows whose id is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][nin]"?: string[];
+                /** @description Rows whose id lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][btw]"?: string[];
+                /** @description Rows whose id is not NULL. Send true. */
+                "filter[id][nn]"?: true;
+                /** @description Rows whose id is NULL. Send true. */
+                "filter[id][null]"?: true;
+                /** @description Rows whose sku equals the value. */
+                "filter[sku][eq]"?: string;
+                /** @description Rows whose sku differs from the value (NULL does not match). */
+                "filter[sku][neq]"?: string;
+                /** @description Rows whose sku contains the text, case-insensitively. */
+                "filter[sku][like]"?: string;
+                /** @description Rows whose sku is greater than the value. */
+                "filter[sku][gt]"?: string;
+                /** @description Rows whose sku is greater than or equal to the value. */
+                "filter[sku][gte]"?: string;
+                /** @description Rows whose sku is less than the value. */
+                "filter[sku][lt]"?: string;
+                /** @description Rows whose sku is less than or equal to the value. */
+                "filter[sku][lte]"?: string;
+                /** @description Rows whose sku is greater than the value, or NULL. */
+                "filter[sku][gtn]"?: string;
+                /** @description Rows whose sku is less than the value, or NULL. */
+                "filter[sku][ltn]"?: string;
+                /** @description Rows whose sku is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][in]"?: string[];
+                /** @description Rows whose sku is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][nin]"?: string[];
+                /** @description Rows whose sku lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][btw]"?: string[];
+                /** @description Rows whose sku is not NULL. Send true. */
+                "filter[sku][nn]"?: true;
+                /** @description Rows whose sku is NULL. Send true. */
+                "filter[sku][null]"?: true;
+                /** @description Rows whose name equals the value. */
+                "filter[name][eq]"?: string;
+                /** @description Rows whose name differs from the value (NULL does not match). */
+                "filter[name][neq]"?: string;
+                /** @description Rows whose name contains the text, case-insensitively. */
+                "filter[name][like]"?: string;
+                /** @description Rows whose name is greater than the value. */
+                "filter[name][gt]"?: string;
+                /** @description Rows whose name is greater than or equal to the value. */
+                "filter[name][gte]"?: string;
+                /** @description Rows whose name is less than the value. */
+                "filter[name][lt]"?: string;
+                /** @description Rows whose name is less than or equal to the value. */
+                "filter[name][lte]"?: string;
+                /** @description Rows whose name is greater than the value, or NULL. */
+                "filter[name][gtn]"?: string;
+                /** @description Rows whose name is less than the value, or NULL. */
+                "filter[name][ltn]"?: string;
+                /** @description Rows whose name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][in]"?: string[];
+                /** @description Rows whose name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][nin]"?: string[];
+                /** @description Rows whose name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][btw]"?: string[];
+                /** @description Rows whose name is not NULL. Send true. */
+                "filter[name][nn]"?: true;
+                /** @description Rows whose name is NULL. Send true. */
+                "filter[name][null]"?: true;
+                /** @description Rows whose price equals the value. */
+                "filter[price][eq]"?: number;
+                /** @description Rows whose price differs from the value (NULL does not match). */
+                "filter[price][neq]"?: number;
+                /** @description Rows whose price is greater than the value. */
+                "filter[price][gt]"?: number;
+                /** @description Rows whose price is greater than or equal to the value. */
+                "filter[price][gte]"?: number;
+                /** @description Rows whose price is less than the value. */
+                "filter[price][lt]"?: number;
+                /** @description Rows whose price is less than or equal to the value. */
+                "filter[price][lte]"?: number;
+                /** @description Rows whose price is greater than the value, or NULL. */
+                "filter[price][gtn]"?: number;
+                /** @description Rows whose price is less than the value, or NULL. */
+                "filter[price][ltn]"?: number;
+                /** @description Rows whose price is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][in]"?: number[];
+                /** @description Rows whose price is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][nin]"?: number[];
+                /** @description Rows whose price lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][btw]"?: number[];
+                /** @description Rows whose price is not NULL. Send true. */
+                "filter[price][nn]"?: true;
+                /** @description Rows whose price is NULL. Send true. */
+                "filter[price][null]"?: true;
+                /** @description Rows whose categoryId equals the value. */
+                "filter[categoryId][eq]"?: string;
+                /** @description Rows whose categoryId differs from the value (NULL does not match). */
+                "filter[categoryId][neq]"?: string;
+                /** @description Rows whose categoryId is greater than the value. */
+                "filter[categoryId][gt]"?: string;
+                /** @description Rows whose categoryId is greater than or equal to the value. */
+                "filter[categoryId][gte]"?: string;
+                /** @description Rows whose categoryId is less than the value. */
+                "filter[categoryId][lt]"?: string;
+                /** @description Rows whose categoryId is less than or equal to the value. */
+                "filter[categoryId][lte]"?: string;
+                /** @description Rows whose categoryId is greater than the value, or NULL. */
+                "filter[categoryId][gtn]"?: string;
+                /** @description Rows whose categoryId is less than the value, or NULL. */
+                "filter[categoryId][ltn]"?: string;
+                /** @description Rows whose categoryId is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][in]"?: string[];
+                /** @description Rows whose categoryId is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][nin]"?: string[];
+                /** @description Rows whose categoryId lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][btw]"?: string[];
+                /** @description Rows whose categoryId is not NULL. Send true. */
+                "filter[categoryId][nn]"?: true;
+                /** @description Rows whose categoryId is NULL. Send true. */
+                "filter[categoryId][null]"?: true;
+                /** @description Rows whose deletedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][eq]"?: string;
+                /** @description Rows whose deletedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][neq]"?: string;
+                /** @description Rows whose deletedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gt]"?: string;
+                /** @description Rows whose deletedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gte]"?: string;
+                /** @description Rows whose deletedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lt]"?: string;
+                /** @description Rows whose deletedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lte]"?: string;
+                /** @description Rows whose deletedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gtn]"?: string;
+                /** @description Rows whose deletedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][ltn]"?: string;
+                /** @description Rows whose deletedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][in]"?: string[];
+                /** @description Rows whose deletedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][nin]"?: string[];
+                /** @description Rows whose deletedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][btw]"?: string[];
+                /** @description Rows whose deletedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][nn]"?: true;
+                /** @description Rows whose deletedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][null]"?: true;
+                /** @description Rows whose createdAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][eq]"?: string;
+                /** @description Rows whose createdAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][neq]"?: string;
+                /** @description Rows whose createdAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gt]"?: string;
+                /** @description Rows whose createdAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gte]"?: string;
+                /** @description Rows whose createdAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lt]"?: string;
+                /** @description Rows whose createdAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lte]"?: string;
+                /** @description Rows whose createdAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gtn]"?: string;
+                /** @description Rows whose createdAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][ltn]"?: string;
+                /** @description Rows whose createdAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][in]"?: string[];
+                /** @description Rows whose createdAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][nin]"?: string[];
+                /** @description Rows whose createdAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][btw]"?: string[];
+                /** @description Rows whose createdAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][nn]"?: true;
+                /** @description Rows whose createdAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][null]"?: true;
+                /** @description Rows whose updatedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][eq]"?: string;
+                /** @description Rows whose updatedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][neq]"?: string;
+                /** @description Rows whose updatedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gt]"?: string;
+                /** @description Rows whose updatedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gte]"?: string;
+                /** @description Rows whose updatedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lt]"?: string;
+                /** @description Rows whose updatedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lte]"?: string;
+                /** @description Rows whose updatedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gtn]"?: string;
+                /** @description Rows whose updatedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][ltn]"?: string;
+                /** @description Rows whose updatedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][in]"?: string[];
+                /** @description Rows whose updatedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][nin]"?: string[];
+                /** @description Rows whose updatedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][btw]"?: string[];
+                /** @description Rows whose updatedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][nn]"?: true;
+                /** @description Rows whose updatedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][null]"?: true;
+                /** @description Rows whose category.name equals the value. */
+                "filter[category.name][eq]"?: string;
+                /** @description Rows whose category.name differs from the value (NULL does not match). */
+                "filter[category.name][neq]"?: string;
+                /** @description Rows whose category.name contains the text, case-insensitively. */
+                "filter[category.name][like]"?: string;
+                /** @description Rows whose category.name is greater than the value. */
+                "filter[category.name][gt]"?: string;
+                /** @description Rows whose category.name is greater than or equal to the value. */
+                "filter[category.name][gte]"?: string;
+                /** @description Rows whose category.name is less than the value. */
+                "filter[category.name][lt]"?: string;
+                /** @description Rows whose category.name is less than or equal to the value. */
+                "filter[category.name][lte]"?: string;
+                /** @description Rows whose category.name is greater than the value, or NULL. */
+                "filter[category.name][gtn]"?: string;
+                /** @description Rows whose category.name is less than the value, or NULL. */
+                "filter[category.name][ltn]"?: string;
+                /** @description Rows whose category.name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][in]"?: string[];
+                /** @description Rows whose category.name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][nin]"?: string[];
+                /** @description Rows whose category.name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][btw]"?: string[];
+                /** @description Rows whose category.name is not NULL. Send true. */
+                "filter[category.name][nn]"?: true;
+                /** @description Rows whose category.name is NULL. Send true. */
+                "filter[category.name][null]"?: true;
+                /** @description Rows any of whose term fields contains the text, case-insensitively */
+                "filter[term]"?: string;
+                /**
+                 * @description Columns to order by, in order; a leading - sorts descending
+                 * @example [
+                 *       "-sku",
+                 *       "name"
+                 *     ]
+                 */
+                sort?: ("id" | "-id" | "sku" | "-sku" | "name" | "-name" | "price" | "-price" | "categoryId" | "-categoryId" | "deletedAt" | "-deletedAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "category.name" | "-category.name")[];
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Rows per page (capped at search.max_per_page) */
                 perPage?: number;
                 /** @description true returns every row */
                 skipPagination?: boolean;
-                /** @description Associations to load with each record, comma-separated */
+                /**
+                 * @description Associations to load with each record
+                 * @example [
+                 *       "category"
+                 *     ]
+                 */
                 include?: "category"[];
             };
             header?: never;
@@ -1245,6 +2146,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendError"];
                 };
             };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
         };
     };
     "products.create": {
@@ -1264,6 +2176,8 @@ export interface operations {
             /** @description The created record */
             201: {
                 headers: {
+                    /** @description The created record's read URL */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1329,6 +2243,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendError"];
                 };
             };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
         };
     };
     "products.options": {
@@ -1377,19 +2302,272 @@ export interface operations {
                     "application/json": components["schemas"]["JSendError"];
                 };
             };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
         };
     };
     "products.exportCsv": {
         parameters: {
             query?: {
-                /** @description filter[column][operator]=value; operators: eq, neq, like, gt, gte, lt, lte, gtn, ltn, json, in, nin, btw, nn (none means eq); filter[term]=text searches the term fields; filter[association.column] matches records with a related row that matches (associations: category) */
-                filter?: {
-                    [key: string]: string | {
-                        [key: string]: string;
-                    };
-                };
-                /** @description Comma-separated columns, a leading - for descending; association.column sorts through belongs-to and has-one associations */
-                sort?: string;
+                /** @description Rows whose id equals the value. */
+                "filter[id][eq]"?: string;
+                /** @description Rows whose id differs from the value (NULL does not match). */
+                "filter[id][neq]"?: string;
+                /** @description Rows whose id is greater than the value. */
+                "filter[id][gt]"?: string;
+                /** @description Rows whose id is greater than or equal to the value. */
+                "filter[id][gte]"?: string;
+                /** @description Rows whose id is less than the value. */
+                "filter[id][lt]"?: string;
+                /** @description Rows whose id is less than or equal to the value. */
+                "filter[id][lte]"?: string;
+                /** @description Rows whose id is greater than the value, or NULL. */
+                "filter[id][gtn]"?: string;
+                /** @description Rows whose id is less than the value, or NULL. */
+                "filter[id][ltn]"?: string;
+                /** @description Rows whose id is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][in]"?: string[];
+                /** @description Rows whose id is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][nin]"?: string[];
+                /** @description Rows whose id lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][btw]"?: string[];
+                /** @description Rows whose id is not NULL. Send true. */
+                "filter[id][nn]"?: true;
+                /** @description Rows whose id is NULL. Send true. */
+                "filter[id][null]"?: true;
+                /** @description Rows whose sku equals the value. */
+                "filter[sku][eq]"?: string;
+                /** @description Rows whose sku differs from the value (NULL does not match). */
+                "filter[sku][neq]"?: string;
+                /** @description Rows whose sku contains the text, case-insensitively. */
+                "filter[sku][like]"?: string;
+                /** @description Rows whose sku is greater than the value. */
+                "filter[sku][gt]"?: string;
+                /** @description Rows whose sku is greater than or equal to the value. */
+                "filter[sku][gte]"?: string;
+                /** @description Rows whose sku is less than the value. */
+                "filter[sku][lt]"?: string;
+                /** @description Rows whose sku is less than or equal to the value. */
+                "filter[sku][lte]"?: string;
+                /** @description Rows whose sku is greater than the value, or NULL. */
+                "filter[sku][gtn]"?: string;
+                /** @description Rows whose sku is less than the value, or NULL. */
+                "filter[sku][ltn]"?: string;
+                /** @description Rows whose sku is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][in]"?: string[];
+                /** @description Rows whose sku is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][nin]"?: string[];
+                /** @description Rows whose sku lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][btw]"?: string[];
+                /** @description Rows whose sku is not NULL. Send true. */
+                "filter[sku][nn]"?: true;
+                /** @description Rows whose sku is NULL. Send true. */
+                "filter[sku][null]"?: true;
+                /** @description Rows whose name equals the value. */
+                "filter[name][eq]"?: string;
+                /** @description Rows whose name differs from the value (NULL does not match). */
+                "filter[name][neq]"?: string;
+                /** @description Rows whose name contains the text, case-insensitively. */
+                "filter[name][like]"?: string;
+                /** @description Rows whose name is greater than the value. */
+                "filter[name][gt]"?: string;
+                /** @description Rows whose name is greater than or equal to the value. */
+                "filter[name][gte]"?: string;
+                /** @description Rows whose name is less than the value. */
+                "filter[name][lt]"?: string;
+                /** @description Rows whose name is less than or equal to the value. */
+                "filter[name][lte]"?: string;
+                /** @description Rows whose name is greater than the value, or NULL. */
+                "filter[name][gtn]"?: string;
+                /** @description Rows whose name is less than the value, or NULL. */
+                "filter[name][ltn]"?: string;
+                /** @description Rows whose name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][in]"?: string[];
+                /** @description Rows whose name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][nin]"?: string[];
+                /** @description Rows whose name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][btw]"?: string[];
+                /** @description Rows whose name is not NULL. Send true. */
+                "filter[name][nn]"?: true;
+                /** @description Rows whose name is NULL. Send true. */
+                "filter[name][null]"?: true;
+                /** @description Rows whose price equals the value. */
+                "filter[price][eq]"?: number;
+                /** @description Rows whose price differs from the value (NULL does not match). */
+                "filter[price][neq]"?: number;
+                /** @description Rows whose price is greater than the value. */
+                "filter[price][gt]"?: number;
+                /** @description Rows whose price is greater than or equal to the value. */
+                "filter[price][gte]"?: number;
+                /** @description Rows whose price is less than the value. */
+                "filter[price][lt]"?: number;
+                /** @description Rows whose price is less than or equal to the value. */
+                "filter[price][lte]"?: number;
+                /** @description Rows whose price is greater than the value, or NULL. */
+                "filter[price][gtn]"?: number;
+                /** @description Rows whose price is less than the value, or NULL. */
+                "filter[price][ltn]"?: number;
+                /** @description Rows whose price is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][in]"?: number[];
+                /** @description Rows whose price is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][nin]"?: number[];
+                /** @description Rows whose price lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][btw]"?: number[];
+                /** @description Rows whose price is not NULL. Send true. */
+                "filter[price][nn]"?: true;
+                /** @description Rows whose price is NULL. Send true. */
+                "filter[price][null]"?: true;
+                /** @description Rows whose categoryId equals the value. */
+                "filter[categoryId][eq]"?: string;
+                /** @description Rows whose categoryId differs from the value (NULL does not match). */
+                "filter[categoryId][neq]"?: string;
+                /** @description Rows whose categoryId is greater than the value. */
+                "filter[categoryId][gt]"?: string;
+                /** @description Rows whose categoryId is greater than or equal to the value. */
+                "filter[categoryId][gte]"?: string;
+                /** @description Rows whose categoryId is less than the value. */
+                "filter[categoryId][lt]"?: string;
+                /** @description Rows whose categoryId is less than or equal to the value. */
+                "filter[categoryId][lte]"?: string;
+                /** @description Rows whose categoryId is greater than the value, or NULL. */
+                "filter[categoryId][gtn]"?: string;
+                /** @description Rows whose categoryId is less than the value, or NULL. */
+                "filter[categoryId][ltn]"?: string;
+                /** @description Rows whose categoryId is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][in]"?: string[];
+                /** @description Rows whose categoryId is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][nin]"?: string[];
+                /** @description Rows whose categoryId lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][btw]"?: string[];
+                /** @description Rows whose categoryId is not NULL. Send true. */
+                "filter[categoryId][nn]"?: true;
+                /** @description Rows whose categoryId is NULL. Send true. */
+                "filter[categoryId][null]"?: true;
+                /** @description Rows whose deletedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][eq]"?: string;
+                /** @description Rows whose deletedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][neq]"?: string;
+                /** @description Rows whose deletedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gt]"?: string;
+                /** @description Rows whose deletedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gte]"?: string;
+                /** @description Rows whose deletedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lt]"?: string;
+                /** @description Rows whose deletedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lte]"?: string;
+                /** @description Rows whose deletedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gtn]"?: string;
+                /** @description Rows whose deletedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][ltn]"?: string;
+                /** @description Rows whose deletedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][in]"?: string[];
+                /** @description Rows whose deletedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][nin]"?: string[];
+                /** @description Rows whose deletedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][btw]"?: string[];
+                /** @description Rows whose deletedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][nn]"?: true;
+                /** @description Rows whose deletedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][null]"?: true;
+                /** @description Rows whose createdAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][eq]"?: string;
+                /** @description Rows whose createdAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][neq]"?: string;
+                /** @description Rows whose createdAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gt]"?: string;
+                /** @description Rows whose createdAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gte]"?: string;
+                /** @description Rows whose createdAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lt]"?: string;
+                /** @description Rows whose createdAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lte]"?: string;
+                /** @description Rows whose createdAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gtn]"?: string;
+                /** @description Rows whose createdAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][ltn]"?: string;
+                /** @description Rows whose createdAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][in]"?: string[];
+                /** @description Rows whose createdAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][nin]"?: string[];
+                /** @description Rows whose createdAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][btw]"?: string[];
+                /** @description Rows whose createdAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][nn]"?: true;
+                /** @description Rows whose createdAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][null]"?: true;
+                /** @description Rows whose updatedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][eq]"?: string;
+                /** @description Rows whose updatedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][neq]"?: string;
+                /** @description Rows whose updatedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gt]"?: string;
+                /** @description Rows whose updatedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gte]"?: string;
+                /** @description Rows whose updatedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lt]"?: string;
+                /** @description Rows whose updatedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lte]"?: string;
+                /** @description Rows whose updatedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gtn]"?: string;
+                /** @description Rows whose updatedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][ltn]"?: string;
+                /** @description Rows whose updatedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][in]"?: string[];
+                /** @description Rows whose updatedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][nin]"?: string[];
+                /** @description Rows whose updatedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][btw]"?: string[];
+                /** @description Rows whose updatedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][nn]"?: true;
+                /** @description Rows whose updatedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][null]"?: true;
+                /** @description Rows whose category.name equals the value. */
+                "filter[category.name][eq]"?: string;
+                /** @description Rows whose category.name differs from the value (NULL does not match). */
+                "filter[category.name][neq]"?: string;
+                /** @description Rows whose category.name contains the text, case-insensitively. */
+                "filter[category.name][like]"?: string;
+                /** @description Rows whose category.name is greater than the value. */
+                "filter[category.name][gt]"?: string;
+                /** @description Rows whose category.name is greater than or equal to the value. */
+                "filter[category.name][gte]"?: string;
+                /** @description Rows whose category.name is less than the value. */
+                "filter[category.name][lt]"?: string;
+                /** @description Rows whose category.name is less than or equal to the value. */
+                "filter[category.name][lte]"?: string;
+                /** @description Rows whose category.name is greater than the value, or NULL. */
+                "filter[category.name][gtn]"?: string;
+                /** @description Rows whose category.name is less than the value, or NULL. */
+                "filter[category.name][ltn]"?: string;
+                /** @description Rows whose category.name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][in]"?: string[];
+                /** @description Rows whose category.name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][nin]"?: string[];
+                /** @description Rows whose category.name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][btw]"?: string[];
+                /** @description Rows whose category.name is not NULL. Send true. */
+                "filter[category.name][nn]"?: true;
+                /** @description Rows whose category.name is NULL. Send true. */
+                "filter[category.name][null]"?: true;
+                /** @description Rows any of whose term fields contains the text, case-insensitively */
+                "filter[term]"?: string;
+                /**
+                 * @description Columns to order by, in order; a leading - sorts descending
+                 * @example [
+                 *       "-sku",
+                 *       "name"
+                 *     ]
+                 */
+                sort?: ("id" | "-id" | "sku" | "-sku" | "name" | "-name" | "price" | "-price" | "categoryId" | "-categoryId" | "deletedAt" | "-deletedAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "category.name" | "-category.name")[];
             };
             header?: never;
             path?: never;
@@ -1433,12 +2611,28 @@ export interface operations {
                     "application/json": components["schemas"]["JSendError"];
                 };
             };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
         };
     };
     "products.read": {
         parameters: {
             query?: {
-                /** @description Associations to load with each record, comma-separated */
+                /**
+                 * @description Associations to load with each record
+                 * @example [
+                 *       "category"
+                 *     ]
+                 */
                 include?: "category"[];
             };
             header?: never;
@@ -1484,6 +2678,17 @@ export interface operations {
             /** @description A server fault */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1585,6 +2790,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendError"];
                 };
             };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
         };
     };
     "products.updatePost": {
@@ -1680,6 +2896,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendError"];
                 };
             };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
         };
     };
     "products.delete": {
@@ -1737,6 +2964,17 @@ export interface operations {
             /** @description A server fault */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1838,6 +3076,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendError"];
                 };
             };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
         };
     };
     "products.softDelete": {
@@ -1895,6 +3144,17 @@ export interface operations {
             /** @description A server fault */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1964,6 +3224,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendError"];
                 };
             };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
         };
     };
     "products.restorePatch": {
@@ -2021,6 +3292,17 @@ export interface operations {
             /** @description A server fault */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
+            /** @description The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

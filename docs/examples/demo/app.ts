@@ -4,6 +4,7 @@ import Koa, { type Context } from 'koa';
 import type { Sequelize } from 'sequelize';
 import { z } from 'zod';
 import { createFastCrud, notFound, openApiDocument, resource } from 'koa-fast-crud';
+import { adminRouter } from './admin.js';
 import { explorerRouter } from './explorer.js';
 import { defineDemoModels } from './models.js';
 import { pageRouter } from './page/router.js';
@@ -54,8 +55,15 @@ export function createDemoApp(sequelize: Sequelize) {
 
   // #region openapi
   const openApi = openApiDocument({
-    info: { title: 'koa-fast-crud demo shop', version: '1.0.0' },
-    servers: [{ url: '/api' }],
+    info: {
+      title: 'koa-fast-crud demo shop',
+      version: '1.0.0',
+      description: 'Categories and products, served by koa-fast-crud.',
+      contact: { name: 'koa-fast-crud', url: 'https://www.npmjs.com/package/koa-fast-crud' },
+    },
+    servers: [{ url: '/api', description: 'The demo server' }],
+    // What demoCan reads: a caller narrows its abilities with this header (none: every ability).
+    securitySchemes: { demoAbilities: { type: 'apiKey', in: 'header', name: 'x-demo-abilities' } },
     resources: [
       openApiResource('categories', categories, { moduleName: 'shop' }),
       openApiResource('products', products, { moduleName: 'shop' }),
@@ -68,7 +76,14 @@ export function createDemoApp(sequelize: Sequelize) {
 
   const explorer = explorerRouter('/api/openapi.json');
   const page = pageRouter();
+  const admin = adminRouter();
   // notFound() last: a JSend 404 for what no router answers (a non-UUID id included); 405 and 501 stay allowedMethods'.
-  const app = new Koa().use(router.routes()).use(router.allowedMethods()).use(explorer.routes()).use(page.routes()).use(notFound());
-  return { app, models, router, openApi };
+  const app = new Koa()
+    .use(router.routes())
+    .use(router.allowedMethods())
+    .use(explorer.routes())
+    .use(admin.routes())
+    .use(page.routes())
+    .use(notFound());
+  return { app, models, router, openApi, admin };
 }

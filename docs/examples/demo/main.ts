@@ -1,8 +1,9 @@
 /** `npm start`: the demo on an embedded SQLite file, seeded afresh at every start. */
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { Sequelize } from 'sequelize';
+import { openSqlite } from '../databases/sqlite.js';
 import { createDemoApp } from './app.js';
 import { seedDemo } from './seed.js';
 
@@ -10,29 +11,36 @@ const storage = process.env['DEMO_DB'] ?? '.tmp/demo.sqlite';
 const port = Number(process.env['PORT'] ?? 3000);
 
 mkdirSync(dirname(storage), { recursive: true });
-// koa-fast-crud runs its writes on one SQLite file one at a time. WAL lets reads go on during a write, and
-// `retry` waits out a lock another process (a sqlite3 shell, a second server) holds, instead of failing at once.
-const sequelize = new Sequelize({ dialect: 'sqlite', storage, logging: false, retry: { match: [/SQLITE_BUSY/], max: 10, backoffBase: 50 } });
-await sequelize.query('PRAGMA journal_mode = WAL');
-const { app, models, router } = createDemoApp(sequelize);
+// koa-fast-crud runs its writes on one SQLite file one at a time; openSqlite adds WAL, IMMEDIATE transactions
+// and retries of SQLITE_BUSY, the settings docs/guide/operations.md gives for concurrent writes.
+const sequelize = await openSqlite(storage);
+const { app, models, router, admin } = createDemoApp(sequelize);
 await seedDemo(models);
 
-const server = app.listen(port, '127.0.0.1', () => {
+// A URL up to 64 KiB reaches the library, which answers a JSend 414 past global.max_url_length (8,192
+// characters); with Node's default 16 KiB, Node itself would answer a bare 431 and close the connection.
+const server = createServer({ maxHeaderSize: 65_536 }, app.callback()).listen(port, '127.0.0.1', () => {
   const base = `http://localhost:${(server.address() as AddressInfo).port}`;
   const routes = router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `  ${m.padEnd(6)} ${layer.path}`));
   console.log(`koa-fast-crud demo on ${base} (SQLite file ${storage}, seeded afresh)\n`);
   console.log(`Routes:\n${routes.join('\n')}\n`);
   console.log(`Demo page:    ${base}/   (a product form, a category autocomplete and a product table)`);
+  console.log(`Admin app:    ${base}/admin   (react-admin through koa-fast-crud/react-admin, bundled by esbuild)`);
   console.log(`API explorer: ${base}/docs   (OpenAPI document: ${base}/api/openapi.json)\n`);
+  // -g: curl reads [ ] in a URL as its own ranges unless told not to. spec/docs/demo-commands.spec.ts runs each command.
   console.log('Try:');
   console.log(`  curl '${base}/api/categories/options?label=name'`);
-  console.log(`  curl '${base}/api/products?filter[price][gte]=30&sort=-price&perPage=3'`);
-  console.log(`  curl '${base}/api/products?filter[term]=pan'`);
+  console.log(`  curl -g '${base}/api/products?filter[price][gte]=30&sort=-price&perPage=3'`);
+  console.log(`  curl -g '${base}/api/products?filter[term]=pan'`);
   console.log(`  curl '${base}/api/products/export-csv' -o products.csv`);
   console.log(`  curl '${base}/api/products/options?label=name&value=sku'`);
-  console.log(`  curl '${base}/api/categories/options'              # 400: label is required`);
-  console.log(`  curl '${base}/api/categories/options?label=colour'  # 400: no such column`);
+  console.log(`  curl '${base}/api/categories/options'                # 400: label is required`);
+  console.log(`  curl '${base}/api/categories/options?label=colour'   # 400: no such column`);
+  console.log('\nCtrl-C stops it.');
 });
+
+// Bundle the admin app now, so that its first visitor does not wait for esbuild.
+admin.ready().catch((error: unknown) => console.error('The admin app did not bundle:', error));
 
 const stop = () => server.close(() => void sequelize.close());
 process.once('SIGINT', stop);

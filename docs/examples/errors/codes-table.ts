@@ -14,6 +14,7 @@ const SECTIONS = {
   permissions: '#permissions',
   validation: 'validation.md#what-a-failure-looks-like',
   routes: '#responses-when-no-route-matches',
+  outages: '#database-outages-and-timeouts',
 } as const;
 
 /** Where on the page each code is shown in a reply; none for the codes no example can provoke. */
@@ -26,6 +27,7 @@ const SHOWN_IN: Readonly<Record<ErrorCode, readonly (keyof typeof SECTIONS)[]>> 
   invalid: [],
   emptyPayload: ['body'],
   schema: ['validation'],
+  unknownParameter: ['query'],
   invalidJson: ['body'],
   invalidForm: ['body'],
   invalidBody: ['body'],
@@ -36,7 +38,12 @@ const SHOWN_IN: Readonly<Record<ErrorCode, readonly (keyof typeof SECTIONS)[]>> 
   recordNotFound: ['records'],
   routeNotFound: ['routes'],
   forbidden: ['permissions'],
+  tooDeep: [],
+  uriTooLong: [],
+  tooManyRows: [],
   clientError: [],
+  databaseUnavailable: ['outages'],
+  databaseTimeout: ['outages'],
 };
 
 /** How the table writes a status; `400\*` is explained above the table. */

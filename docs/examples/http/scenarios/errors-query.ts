@@ -13,5 +13,9 @@ export default [
     title: 'Values that do not fit the column or the parameter: `invalidValue`',
     request: 'GET /api/products?filter[price][gt]=cheap&filter[categoryId]=kitchen&perPage=0',
   },
+  {
+    title: 'A parameter the action does not read, as another client library would send it: `unknownParameter`, with the nearest known name',
+    request: 'GET /api/products?perpage=5&_sort=name',
+  },
   { title: 'A query string nested deeper than three brackets: `invalidValue`', request: 'GET /api/products?filter[name][like][x][y]=1' },
 ] satisfies Step[];

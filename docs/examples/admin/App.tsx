@@ -1,0 +1,147 @@
+/**
+ * The demo's react-admin app at /admin: products and categories through `koa-fast-crud/react-admin`.
+ * Bundled for the browser by esbuild when the demo first serves it (see ../demo/admin.ts).
+ */
+import { useQuery } from '@tanstack/react-query';
+import {
+  Admin,
+  AutocompleteInput,
+  Create,
+  Datagrid,
+  Edit,
+  EditButton,
+  List,
+  NumberField,
+  NumberInput,
+  Resource,
+  SearchInput,
+  SimpleForm,
+  TextField,
+  TextInput,
+  required,
+  useDataProvider,
+} from 'react-admin';
+import { dataProvider, type KoaFastCrudDataProvider } from 'koa-fast-crud/react-admin';
+
+// #region provider
+/** The API under the demo's /api; the provider speaks its filters, sort, pages and JSend replies. */
+const provider = dataProvider('/api');
+// #endregion provider
+
+// #region list
+/** `q` is the term search (name and sku); `price_gte` is `filter[price][gte]`. */
+const productFilters = [
+  <SearchInput key="q" source="q" alwaysOn />,
+  <NumberInput key="price_gte" source="price_gte" label="Min price" alwaysOn />,
+];
+
+/** Sortable columns, the two filters and pages of 5; the category's name comes with each row (`include=category`). */
+export function ProductList() {
+  return (
+    <List filters={productFilters} sort={{ field: 'name', order: 'ASC' }} perPage={5} queryOptions={{ meta: { include: ['category'] } }}>
+      <Datagrid bulkActionButtons={false} rowClick="edit">
+        <TextField source="sku" label="SKU" />
+        <TextField source="name" />
+        <TextField source="category.name" label="Category" sortBy="category.name" />
+        <NumberField source="price" options={{ minimumFractionDigits: 2 }} />
+        <EditButton />
+      </Datagrid>
+    </List>
+  );
+}
+// #endregion list
+
+// #region form
+/** The category select box, filled from `GET /api/categories/options?label=name` through the provider. */
+function CategoryInput() {
+  const provider = useDataProvider<KoaFastCrudDataProvider>();
+  const { data, isPending } = useQuery({
+    queryKey: ['categories', 'options', 'name'],
+    queryFn: ({ signal }) => provider.getOptions('categories', { label: 'name', signal }),
+  });
+  return (
+    <AutocompleteInput
+      source="categoryId"
+      label="Category"
+      choices={data?.data ?? []}
+      optionText="label"
+      optionValue="value"
+      isPending={isPending}
+      validate={required()}
+    />
+  );
+}
+
+/** The fields a product form sends: the resource's fillable ones. */
+function ProductFields() {
+  return (
+    <>
+      <TextInput source="sku" label="SKU" validate={required()} />
+      <TextInput source="name" validate={required()} />
+      <NumberInput source="price" validate={required()} />
+      <CategoryInput />
+    </>
+  );
+}
+
+/** Only the fillable fields go to the server: the record's id, timestamps and included category do not. */
+const fillable = ({ sku, name, price, categoryId }: Record<string, unknown>) => ({ sku, name, price, categoryId });
+
+/**
+ * Pessimistic: the form waits for the server, so a refused update (a negative price, a taken SKU)
+ * shows the server's message under its field, from the HttpError's `body.errors`.
+ */
+export function ProductEdit() {
+  return (
+    <Edit mutationMode="pessimistic" transform={fillable}>
+      <SimpleForm>
+        <ProductFields />
+      </SimpleForm>
+    </Edit>
+  );
+}
+
+/** A new product; the server's field errors show as in the edit form. */
+export function ProductCreate() {
+  return (
+    <Create transform={fillable} redirect="list">
+      <SimpleForm>
+        <ProductFields />
+      </SimpleForm>
+    </Create>
+  );
+}
+// #endregion form
+
+/** The categories: a sortable list of names and a one-field form. */
+function CategoryList() {
+  return (
+    <List sort={{ field: 'name', order: 'ASC' }} perPage={10}>
+      <Datagrid bulkActionButtons={false} rowClick="edit">
+        <TextField source="name" />
+      </Datagrid>
+    </List>
+  );
+}
+
+function CategoryEdit() {
+  return (
+    <Edit mutationMode="pessimistic" transform={({ name }: Record<string, unknown>) => ({ name })}>
+      <SimpleForm>
+        <TextInput source="name" validate={required()} />
+      </SimpleForm>
+    </Edit>
+  );
+}
+
+// #region admin
+/** The app: react-admin's default hash router, so `/admin` is its only server URL. */
+export function App() {
+  return (
+    <Admin dataProvider={provider} title="koa-fast-crud demo admin" disableTelemetry>
+      <Resource name="products" list={ProductList} edit={ProductEdit} create={ProductCreate} recordRepresentation="name" />
+      <Resource name="categories" list={CategoryList} edit={CategoryEdit} recordRepresentation="name" />
+    </Admin>
+  );
+}
+// #endregion admin

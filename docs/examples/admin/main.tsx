@@ -1,0 +1,10 @@
+/** The admin bundle's entry: mounts the app into the page's #root. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.js';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,320 @@
+/**
+ * The library's HTTP protocol as a client speaks it, for the data providers: query strings of
+ * filters, sort and pages, JSend replies read, fails turned into field errors. No server code: it
+ * runs in a browser, and its types name nothing from koa, sequelize, the DOM or Node.
+ */
+import { OPERATORS } from '../core/operators.js';
+
+/**
+ * A filter operator of the server's (see the filtering guide); the providers map their own to these.
+ * @example const op: FilterOperator = 'gte';
+ */
+export type FilterOperator = 'eq' | 'neq' | 'like' | 'gt' | 'gte' | 'lt' | 'lte' | 'gtn' | 'ltn' | 'json' | 'in' | 'nin' | 'btw' | 'nn' | 'null';
+
+/**
+ * One `filter[field][op]=value` condition; `value` is a list for `in`, `nin` and `btw`, ignored for `nn` and `null`.
+ * @example { field: 'price', op: 'btw', value: [20, 40] }
+ */
+export interface FilterCondition {
+  readonly field: string;
+  readonly op: FilterOperator;
+  readonly value?: unknown;
+}
+
+/**
+ * What one search asks for, before it is written as a query string.
+ * @example { conditions: [{ field: 'price', op: 'gte', value: 30 }], sort: [{ field: 'name', order: 'ASC' }], page: { page: 1, perPage: 10 } }
+ */
+export interface SearchQuery {
+  readonly conditions?: readonly FilterCondition[];
+  /** The term search (`filter[<termKey>]=`), over the resource's term fields. */
+  readonly term?: string | undefined;
+  readonly sort?: readonly { readonly field: string; readonly order: 'ASC' | 'DESC' }[];
+  /** A page, or `'all'` for `skipPagination=true`; absent: the server's default page. */
+  readonly page?: { readonly page: number; readonly perPage: number } | 'all' | undefined;
+  /** Associations to load with each record (`include=category`). */
+  readonly include?: readonly string[] | undefined;
+}
+
+/**
+ * A fail item of a JSend `fail` reply, as the server writes it.
+ * @example { field: 'price', error: 'schema', message: 'A price is never negative' }
+ */
+export interface FailItem {
+  readonly field: string | null;
+  readonly error: string;
+  readonly message: string;
+  readonly value?: unknown;
+}
+
+/**
+ * The parts of a fetch `Response` the providers read; the global `Response` has them.
+ * @example const reply: ResponseLike = await fetch(url);
+ */
+export interface ResponseLike {
+  readonly status: number;
+  readonly statusText?: string;
+  text(): Promise<string>;
+}
+
+/**
+ * What the providers pass to `fetch`: a method, a plain header record, a JSON body, and the
+ * framework's `AbortSignal` when it gives one (typed `any` so that no DOM or Node type is needed
+ * and the global `fetch` fits).
+ * @example { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: '{"name":"Spade"}' }
+ */
+export interface RequestInitLike {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an AbortSignal, without naming the DOM's type
+  signal?: any;
+}
+
+/**
+ * A reply as an `httpClient` gives it: react-admin's `fetchUtils.fetchJson` gives `{ status, json }`.
+ * @example { status: 200, json: { status: 'success', data: [], meta: {} } }
+ */
+export interface HttpClientReply {
+  readonly status: number;
+  readonly json?: unknown;
+  readonly body?: string;
+}
+
+/**
+ * Options both providers take: how to reach the server and what to send with every request.
+ * @example dataProvider('/api', { headers: () => ({ Authorization: `Bearer ${localStorage.getItem('token')}` }) })
+ */
+export interface ClientOptions {
+  /** The fetch to call (default: the global `fetch`), for auth, retries or tests. */
+  fetch?(url: string, init: RequestInitLike): Promise<ResponseLike>;
+  /**
+   * Instead of `fetch`: a client that resolves `{ status, json }` and may reject with `{ status, body }`
+   * for a status outside 2xx, as react-admin's `fetchUtils.fetchJson` does; its fails are read all the same.
+   * It gets a `Headers` object when the runtime has one (fetchJson needs it).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a Headers object and an AbortSignal, without naming the DOM's types
+  httpClient?(url: string, options: { method: string; headers: any; body?: string; signal?: any }): Promise<HttpClientReply>;
+  /** Headers for every request, or a function that returns them (called per request: a token that changes). */
+  headers?: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
+  /** The filter key of the term search, when a resource renames it (`search.termKey`); default `term`. */
+  termKey?: string;
+  /** The record's id attribute, used by getMany's `in` filter; default `id`. */
+  idField?: string;
+  /**
+   * Statuses whose fail items become per-field form errors; default 400, 409 and 422
+   * (`VALIDATION_STATUSES`). A 403 or 404 stays a message.
+   */
+  validationStatuses?: readonly number[];
+}
+
+/**
+ * The statuses whose fail items are form errors unless `validationStatuses` says otherwise: the
+ * validation status, a conflict (`unique`, `foreignKey`), and 422 for an app that configures it.
+ * @example VALIDATION_STATUSES.includes(409) // true
+ */
+export const VALIDATION_STATUSES: readonly number[] = Object.freeze([400, 409, 422]);
+
+/**
+ * A JSend reply that is not a success, as thrown by `request`: its status, envelope and fail items.
+ * The providers turn it into their framework's error.
+ * @example new ProtocolError(400, { status: 'fail', data: [...] }, 'Bad Request')
+ */
+export class ProtocolError extends Error {
+  /** The HTTP status. */
+  readonly status: number;
+  /** The parsed JSON body (a JSend `fail` or `error`), or undefined when it was not JSON. */
+  readonly envelope: unknown;
+  /** The fail items of a JSend `fail`; empty for anything else. */
+  readonly items: readonly FailItem[];
+  constructor(status: number, envelope: unknown, statusText: string) {
+    const items = failItems(envelope);
+    super(items.length > 0 ? items.map((item) => item.message).join('; ') : messageOf(envelope) ?? (statusText || `HTTP ${status}`));
+    this.name = 'ProtocolError';
+    this.status = status;
+    this.envelope = envelope;
+    this.items = items;
+  }
+}
+
+/**
+ * The fail items of a JSend `fail` body, or none.
+ * @example failItems({ status: 'fail', data: [{ field: 'sku', error: 'unique', message: 'sku must be unique' }] }).length // 1
+ */
+export function failItems(envelope: unknown): FailItem[] {
+  if (!isObject(envelope) || envelope['status'] !== 'fail' || !Array.isArray(envelope['data'])) return [];
+  return envelope['data'].filter((item): item is FailItem => isObject(item) && typeof item['message'] === 'string');
+}
+
+/**
+ * Fail items as one message per field, for a form: `{ price: 'A price is never negative' }`.
+ * Items without a field go under `root.serverError`, react-hook-form's key for a form-wide error;
+ * several messages for one field are joined.
+ * @example fieldErrors([{ field: null, error: 'foreignKey', message: 'A foreign key …' }]) // { root: { serverError: 'A foreign key …' } }
+ */
+export function fieldErrors(items: readonly FailItem[]): Record<string, string | { serverError: string }> {
+  const errors: Record<string, string | { serverError: string }> = {};
+  for (const { field, message } of items) {
+    if (field === null || field === '' || field === 'root') {
+      const previous = errors['root'];
+      errors['root'] = { serverError: typeof previous === 'object' ? `${previous.serverError}; ${message}` : message };
+    } else {
+      const previous = errors[field];
+      errors[field] = typeof previous === 'string' ? `${previous}; ${message}` : message;
+    }
+  }
+  return errors;
+}
+
+/**
+ * The query string of a search, in the server's bracket syntax (without the `?`). Lists are
+ * comma-separated, or repeated with `[]` when an item holds a comma. Throws for an operator the
+ * server does not have, or a list given to a one-value operator: a mistake of the caller's.
+ * @example searchParams({ conditions: [{ field: 'price', op: 'gte', value: 30 }], sort: [{ field: 'price', order: 'DESC' }], page: { page: 2, perPage: 10 } })
+ *   // 'filter[price][gte]=30&sort=-price&page=2&perPage=10'
+ */
+export function searchParams(query: SearchQuery, termKey = 'term'): string {
+  const pairs: [string, string][] = [];
+  for (const condition of query.conditions ?? []) pairs.push(...conditionPairs(condition));
+  if (query.term !== undefined && query.term.trim() !== '') pairs.push([`filter[${encodeURIComponent(termKey)}]`, query.term]);
+  const sort = (query.sort ?? []).map(({ field, order }) => (order === 'DESC' ? `-${field}` : field));
+  if (sort.length > 0) pairs.push(['sort', sort.join(',')]);
+  if (query.page === 'all') pairs.push(['skipPagination', 'true']);
+  else if (query.page !== undefined) pairs.push(['page', String(query.page.page)], ['perPage', String(query.page.perPage)]);
+  if (query.include !== undefined && query.include.length > 0) pairs.push(['include', query.include.join(',')]);
+  return pairs.map(([key, value]) => `${key}=${encodeURIComponent(value)}`).join('&');
+}
+
+/** The `filter[...]` pairs of one condition. */
+function conditionPairs({ field, op, value }: FilterCondition): [string, string][] {
+  const arity = Object.hasOwn(OPERATORS, op) ? OPERATORS[op] : undefined;
+  if (arity === undefined) throw new Error(`koa-fast-crud: unknown filter operator ${JSON.stringify(op)} on ${JSON.stringify(field)}; use one of ${Object.keys(OPERATORS).join(', ')}`);
+  const key = `filter[${encodeURIComponent(field)}][${op}]`;
+  if (arity === 'none') return [[key, '1']];
+  if (op === 'json') return [[key, JSON.stringify(value)]];
+  if (arity === 'one') {
+    if (Array.isArray(value)) throw new Error(`koa-fast-crud: the operator ${op} on ${JSON.stringify(field)} takes one value, not a list`);
+    return [[key, textOf(value)]];
+  }
+  const items = (Array.isArray(value) ? value : [value]).map(textOf);
+  if (arity === 'two' && items.length !== 2) throw new Error(`koa-fast-crud: the operator ${op} on ${JSON.stringify(field)} takes two values, got ${items.length}`);
+  return items.some((item) => item.includes(',')) ? items.map((item) => [`${key}[]`, item]) : [[key, items.join(',')]];
+}
+
+/**
+ * A filter value as the query string carries it: dates in ISO 8601, the rest as text.
+ * @example textOf(new Date(0)) // '1970-01-01T00:00:00.000Z'
+ */
+export function textOf(value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  if (value === null || value === undefined) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * Sends one request and returns the JSend envelope of a 2xx reply; throws a `ProtocolError` for
+ * any other status (or a 2xx that is not JSend success).
+ * @example const { data, meta } = await request(options, 'GET', '/api/products?page=1');
+ */
+export async function request(
+  options: ClientOptions,
+  method: string,
+  url: string,
+  body?: unknown,
+  signal?: unknown,
+): Promise<{ readonly data: unknown; readonly meta: Readonly<Record<string, unknown>> }> {
+  const extra = typeof options.headers === 'function' ? await options.headers() : options.headers;
+  const headers: Record<string, string> = { Accept: 'application/json', ...(body !== undefined && { 'Content-Type': 'application/json' }), ...extra };
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  const { status, envelope, statusText } = options.httpClient ? await viaHttpClient(options, method, url, headers, text, signal) : await viaFetch(options, method, url, headers, text, signal);
+  if (status < 200 || status >= 300 || !isObject(envelope) || envelope['status'] !== 'success') throw new ProtocolError(status, envelope, statusText);
+  return { data: envelope['data'], meta: isObject(envelope['meta']) ? envelope['meta'] : {} };
+}
+
+interface Received {
+  readonly status: number;
+  readonly envelope: unknown;
+  readonly statusText: string;
+}
+
+async function viaFetch(options: ClientOptions, method: string, url: string, headers: Record<string, string>, body: string | undefined, signal: unknown): Promise<Received> {
+  const fetcher = options.fetch ?? (globalThis as unknown as { fetch?: NonNullable<ClientOptions['fetch']> }).fetch;
+  if (fetcher === undefined) throw new Error('koa-fast-crud: no fetch: pass options.fetch or options.httpClient');
+  const response = await fetcher(url, { method, headers, ...(body !== undefined && { body }), ...(signal !== undefined && signal !== null && { signal }) });
+  const text = await response.text();
+  return { status: response.status, envelope: parseJson(text), statusText: response.statusText ?? '' };
+}
+
+async function viaHttpClient(options: ClientOptions, method: string, url: string, headers: Record<string, string>, body: string | undefined, signal: unknown): Promise<Received> {
+  const HeadersClass = (globalThis as unknown as { Headers?: new (init: Record<string, string>) => unknown }).Headers;
+  const init = { method, headers: HeadersClass ? new HeadersClass(headers) : headers, ...(body !== undefined && { body }), ...(signal !== undefined && signal !== null && { signal }) };
+  try {
+    const reply = await options.httpClient!(url, init);
+    return { status: reply.status, envelope: reply.json ?? (reply.body === undefined ? undefined : parseJson(reply.body)), statusText: '' };
+  } catch (error) {
+    // fetchJson rejects a non-2xx reply with an error carrying its status and parsed body.
+    if (isObject(error) && typeof error['status'] === 'number') return { status: error['status'], envelope: error['body'], statusText: String(error['message'] ?? '') };
+    throw error;
+  }
+}
+
+/**
+ * `<apiUrl>/<resource>` with one slash between, and an optional path and query string.
+ * @example resourceUrl('/api/', 'products', '/3', 'page=1') // '/api/products/3?page=1'
+ */
+export function resourceUrl(apiUrl: string, resource: string, path = '', query = ''): string {
+  const base = `${apiUrl.replace(/\/+$/, '')}/${resource.replace(/^\/+|\/+$/g, '')}${path}`;
+  return query === '' ? base : `${base}?${query}`;
+}
+
+/**
+ * An id as one path segment.
+ * @example idPath('a/b') // '/a%2Fb'
+ */
+export function idPath(id: unknown): string {
+  return `/${encodeURIComponent(String(id))}`;
+}
+
+/**
+ * The number of matching records a search reply gives in `meta.pagination.count`, when it counts.
+ * @example totalOf({ pagination: { current: 1, perPage: 10, pagesCount: 1, count: 7 } }) // 7
+ */
+export function totalOf(meta: Readonly<Record<string, unknown>>): number | undefined {
+  const pagination = meta['pagination'];
+  return isObject(pagination) && typeof pagination['count'] === 'number' ? pagination['count'] : undefined;
+}
+
+/**
+ * `meta.pagination.hasMore` of a search under `search.count: 'none'`.
+ * @example hasMoreOf({ pagination: { current: 1, perPage: 10, hasMore: true } }) // true
+ */
+export function hasMoreOf(meta: Readonly<Record<string, unknown>>): boolean | undefined {
+  const pagination = meta['pagination'];
+  return isObject(pagination) && typeof pagination['hasMore'] === 'boolean' ? pagination['hasMore'] : undefined;
+}
+
+/**
+ * Ids in groups of at most `size`, so each getMany request stays well within URL and list limits.
+ * @example chunks([1, 2, 3], 2) // [[1, 2], [3]]
+ */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function messageOf(envelope: unknown): string | undefined {
+  return isObject(envelope) && typeof envelope['message'] === 'string' ? envelope['message'] : undefined;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text === '' ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

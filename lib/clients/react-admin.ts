@@ -1,0 +1,289 @@
+/**
+ * `koa-fast-crud/react-admin`: a react-admin DataProvider that speaks the library's protocol. It
+ * runs in the browser and imports nothing from the server, ra-core included: its types are
+ * declared here, structurally compatible with ra-core's `DataProvider`.
+ */
+import { OPERATORS } from '../core/operators.js';
+import {
+  chunks,
+  failItems,
+  fieldErrors,
+  hasMoreOf,
+  idPath,
+  ProtocolError,
+  request,
+  resourceUrl,
+  searchParams,
+  totalOf,
+  VALIDATION_STATUSES,
+  type ClientOptions,
+  type FailItem,
+  type FilterCondition,
+  type FilterOperator,
+  type SearchQuery,
+} from './protocol.js';
+
+export type { ClientOptions, FailItem, FilterOperator, HttpClientReply, RequestInitLike, ResponseLike } from './protocol.js';
+
+/** A record as react-admin handles it: an object with an `id`. */
+export interface RaRecord {
+  id: string | number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- react-admin's own records are `Record<string, any>`
+  [key: string]: any;
+}
+
+/** react-admin's default record type parameter. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as ra-core's DataProvider, whose methods default their record type to any
+type AnyRecord = any;
+
+/** react-admin's `sort` of a list. */
+export interface RaSort {
+  readonly field: string;
+  readonly order: 'ASC' | 'DESC' | string;
+}
+
+/** react-admin's `pagination` of a list. */
+export interface RaPagination {
+  readonly page: number;
+  readonly perPage: number;
+}
+
+/**
+ * `meta` the provider reads: `include` loads associations with each record (`['category']`).
+ * @example dataProvider.getList('products', { ..., meta: { include: ['category'] } })
+ */
+export interface RaMeta {
+  readonly include?: readonly string[];
+  readonly [key: string]: unknown;
+}
+
+/** Parameters of getList (and of getManyReference, with `target` and `id`). */
+export interface RaListParams {
+  readonly pagination?: RaPagination;
+  readonly sort?: RaSort;
+  /** `q`: the term search; `field`: eq; `field_op`: that operator; `{ field: { op: value } }`; an array: in. */
+  readonly filter?: Readonly<Record<string, unknown>>;
+  readonly meta?: RaMeta;
+  readonly signal?: unknown;
+}
+
+/** A page of records and how many there are. */
+export interface RaListResult<R extends RaRecord = RaRecord> {
+  data: R[];
+  /** `meta.pagination.count`; absent under `search.count: 'none'`, where `pageInfo` says whether more follow. */
+  total?: number;
+  pageInfo?: { hasNextPage?: boolean; hasPreviousPage?: boolean };
+}
+
+/**
+ * The error every method rejects with for a reply outside 2xx: react-admin's `HttpError` shape
+ * (`message`, `status`, `body`). For a fail of the values sent (400, 409, 422), `body.errors` maps
+ * each field to its message, which react-admin's forms show under the field
+ * (`root.serverError` for items without a field); `body` also carries the JSend envelope.
+ * @example err.body.errors // { price: 'A price is never negative' }
+ */
+export class HttpError extends Error {
+  /** The HTTP status. */
+  readonly status: number;
+  /** The JSend envelope, with `errors` for a validation fail. */
+  readonly body: Record<string, unknown> | null;
+  constructor(message: string, status: number, body: Record<string, unknown> | null = null) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** Options of the react-admin provider: those of every client (`validationStatuses` decides which fails fill `body.errors`). */
+export type ReactAdminOptions = ClientOptions;
+
+/**
+ * The provider `dataProvider(apiUrl)` returns: react-admin's nine methods, plus the soft-delete,
+ * restore and options routes. Assignable to ra-core's `DataProvider`.
+ */
+export interface KoaFastCrudDataProvider {
+  getList<R extends RaRecord = AnyRecord>(resource: string, params: RaListParams): Promise<RaListResult<R>>;
+  getOne<R extends RaRecord = AnyRecord>(resource: string, params: { readonly id: string | number; readonly meta?: RaMeta; readonly signal?: unknown }): Promise<{ data: R }>;
+  getMany<R extends RaRecord = AnyRecord>(resource: string, params: { readonly ids: readonly (string | number)[]; readonly meta?: RaMeta; readonly signal?: unknown }): Promise<{ data: R[] }>;
+  getManyReference<R extends RaRecord = AnyRecord>(resource: string, params: RaListParams & { readonly target: string; readonly id: string | number }): Promise<RaListResult<R>>;
+  create<R extends RaRecord = AnyRecord>(resource: string, params: { readonly data: Readonly<Record<string, unknown>>; readonly meta?: RaMeta }): Promise<{ data: R }>;
+  update<R extends RaRecord = AnyRecord>(resource: string, params: { readonly id: string | number; readonly data: Readonly<Record<string, unknown>>; readonly previousData?: unknown; readonly meta?: RaMeta }): Promise<{ data: R }>;
+  updateMany(resource: string, params: { readonly ids: readonly (string | number)[]; readonly data: Readonly<Record<string, unknown>>; readonly meta?: RaMeta }): Promise<{ data: (string | number)[] }>;
+  /** `DELETE <resource>/<id>`; resolves `previousData` (the server answers `data: null`), or `{ id }`. */
+  delete<R extends RaRecord = AnyRecord>(resource: string, params: { readonly id: string | number; readonly previousData?: unknown; readonly meta?: RaMeta }): Promise<{ data: R }>;
+  deleteMany(resource: string, params: { readonly ids: readonly (string | number)[]; readonly meta?: RaMeta }): Promise<{ data: (string | number)[] }>;
+  /** `DELETE <resource>/<id>/soft`: sets the deleted-at column; resolves the soft-deleted record. */
+  softDelete<R extends RaRecord = AnyRecord>(resource: string, params: { readonly id: string | number }): Promise<{ data: R }>;
+  /** softDelete for each id, in parallel; resolves the ids. */
+  softDeleteMany(resource: string, params: { readonly ids: readonly (string | number)[] }): Promise<{ data: (string | number)[] }>;
+  /** `PATCH <resource>/<id>/restore`: clears the deleted-at column; resolves the restored record. */
+  restore<R extends RaRecord = AnyRecord>(resource: string, params: { readonly id: string | number }): Promise<{ data: R }>;
+  /** restore for each id, in parallel; resolves the ids. */
+  restoreMany(resource: string, params: { readonly ids: readonly (string | number)[] }): Promise<{ data: (string | number)[] }>;
+  /** `GET <resource>/options?label=&value=`: `{ label, value }` pairs for a select box, ordered by label. */
+  getOptions(resource: string, params: { readonly label: string; readonly value?: string; readonly signal?: unknown }): Promise<{ data: { label: unknown; value: unknown }[] }>;
+  /** The URL of `GET <resource>/export-csv` for a list's filter and sort (a link to download). */
+  exportUrl(resource: string, params: { readonly filter?: Readonly<Record<string, unknown>>; readonly sort?: RaSort }): string;
+  /** react-admin passes its abort signal to every read. */
+  readonly supportAbortSignal: true;
+}
+
+/** getMany asks for at most this many ids per request (with `skipPagination`). */
+const IDS_PER_REQUEST = 100;
+
+/**
+ * A react-admin DataProvider for resources served by `crud()` under `apiUrl`: `<Admin dataProvider={dataProvider('/api')}>`.
+ * The resource name is the `crud` uri (`products` for `/api/products`).
+ * @example const provider = dataProvider('/api', { headers: () => ({ Authorization: `Bearer ${token}` }) });
+ */
+export function dataProvider(apiUrl: string, options: ReactAdminOptions = {}): KoaFastCrudDataProvider {
+  const validation = options.validationStatuses ?? VALIDATION_STATUSES;
+  const termKey = options.termKey ?? 'term';
+  const idField = options.idField ?? 'id';
+  const send = async (method: string, url: string, body?: unknown, signal?: unknown) => {
+    try {
+      return await request(options, method, url, body, signal);
+    } catch (error) {
+      throw error instanceof ProtocolError ? toHttpError(error, validation) : error;
+    }
+  };
+  const record = (data: unknown) => data as AnyRecord;
+  const list = async (resource: string, params: RaListParams): Promise<RaListResult<AnyRecord>> => {
+    const query = listQuery(params);
+    const { data, meta } = await send('GET', resourceUrl(apiUrl, resource, '', searchParams(query, termKey)), undefined, params.signal);
+    const total = totalOf(meta);
+    const rows = data as AnyRecord[];
+    if (total !== undefined) return { data: rows, total };
+    const page = params.pagination?.page ?? 1;
+    return { data: rows, pageInfo: { hasNextPage: hasMoreOf(meta) ?? false, hasPreviousPage: page > 1 } };
+  };
+  const each = async (ids: readonly (string | number)[], one: (id: string | number) => Promise<unknown>) => {
+    await Promise.all(ids.map(one));
+    return { data: [...ids] };
+  };
+  const provider: KoaFastCrudDataProvider = {
+    supportAbortSignal: true,
+    getList: list,
+    async getOne(resource, { id, meta, signal }) {
+      const { data } = await send('GET', resourceUrl(apiUrl, resource, idPath(id), includeParam(meta)), undefined, signal);
+      return { data: record(data) };
+    },
+    async getMany(resource, { ids, meta, signal }) {
+      const pages = await Promise.all(
+        chunks(ids, IDS_PER_REQUEST).map(async (group) => {
+          const query: SearchQuery = { conditions: [{ field: idField, op: 'in', value: group }], page: 'all', include: meta?.include };
+          return (await send('GET', resourceUrl(apiUrl, resource, '', searchParams(query, termKey)), undefined, signal)).data as AnyRecord[];
+        }),
+      );
+      return { data: pages.flat() };
+    },
+    getManyReference: (resource, { target, id, ...params }) => list(resource, { ...params, filter: { ...params.filter, [target]: id } }),
+    async create(resource, { data }) {
+      return { data: record((await send('POST', resourceUrl(apiUrl, resource), data)).data) };
+    },
+    async update(resource, { id, data }) {
+      return { data: record((await send('PATCH', resourceUrl(apiUrl, resource, idPath(id)), data)).data) };
+    },
+    updateMany: (resource, { ids, data }) => each(ids, (id) => send('PATCH', resourceUrl(apiUrl, resource, idPath(id)), data)),
+    async delete(resource, { id, previousData }) {
+      await send('DELETE', resourceUrl(apiUrl, resource, idPath(id)));
+      // The server answers `data: null`; react-admin wants the deleted record.
+      return { data: (previousData as AnyRecord) ?? { id } };
+    },
+    deleteMany: (resource, { ids }) => each(ids, (id) => send('DELETE', resourceUrl(apiUrl, resource, idPath(id)))),
+    async softDelete(resource, { id }) {
+      return { data: record((await send('DELETE', resourceUrl(apiUrl, resource, `${idPath(id)}/soft`))).data) };
+    },
+    softDeleteMany: (resource, { ids }) => each(ids, (id) => send('DELETE', resourceUrl(apiUrl, resource, `${idPath(id)}/soft`))),
+    async restore(resource, { id }) {
+      return { data: record((await send('PATCH', resourceUrl(apiUrl, resource, `${idPath(id)}/restore`))).data) };
+    },
+    restoreMany: (resource, { ids }) => each(ids, (id) => send('PATCH', resourceUrl(apiUrl, resource, `${idPath(id)}/restore`))),
+    async getOptions(resource, { label, value, signal }) {
+      const query = `label=${encodeURIComponent(label)}${value === undefined ? '' : `&value=${encodeURIComponent(value)}`}`;
+      const { data } = await send('GET', resourceUrl(apiUrl, resource, '/options', query), undefined, signal);
+      return { data: data as { label: unknown; value: unknown }[] };
+    },
+    exportUrl(resource, { filter, sort }) {
+      const { conditions, term, sort: order } = listQuery({ ...(filter && { filter }), ...(sort && { sort }) });
+      return resourceUrl(apiUrl, resource, '/export-csv', searchParams({ conditions, term, sort: order }, termKey));
+    },
+  };
+  return provider;
+}
+
+/**
+ * The search a getList asks for: react-admin's filter read by `filterConditions`, its sort and page.
+ * @example listQuery({ filter: { q: 'pan', price_gte: 30 }, sort: { field: 'price', order: 'DESC' }, pagination: { page: 1, perPage: 10 } })
+ *   // { conditions: [{ field: 'price', op: 'gte', value: 30 }], term: 'pan', sort: [{ field: 'price', order: 'DESC' }], page: { page: 1, perPage: 10 } }
+ */
+export function listQuery(params: RaListParams): SearchQuery & { readonly conditions: readonly FilterCondition[] } {
+  const { q, ...filter } = params.filter ?? {};
+  const sort = params.sort;
+  return {
+    conditions: filterConditions(filter),
+    term: typeof q === 'string' ? q : q === undefined || q === null ? undefined : String(q),
+    ...(sort && sort.field !== '' && { sort: [{ field: sort.field, order: sort.order === 'DESC' ? 'DESC' : 'ASC' }] }),
+    ...(params.pagination && { page: { page: params.pagination.page, perPage: params.pagination.perPage } }),
+    ...(params.meta?.include && { include: params.meta.include }),
+  };
+}
+
+/**
+ * react-admin filter keys as conditions: `field: value` is `eq` (an array: `in`; null: `null`),
+ * `field_<op>: value` is that operator when `<op>` is one of the server's (`price_gte`,
+ * `deletedAt_nn`), and `field: { op: value }` names operators directly. Empty values (undefined,
+ * `''`, an empty list) add nothing, as an empty filter input should; `nn` and `null` need a
+ * truthy value (`deletedAt_nn: true`), so a cleared checkbox adds nothing either.
+ * @example filterConditions({ price_gte: 30, sku: ['BK-001', 'GD-002'] })
+ *   // [{ field: 'price', op: 'gte', value: 30 }, { field: 'sku', op: 'in', value: ['BK-001', 'GD-002'] }]
+ */
+export function filterConditions(filter: Readonly<Record<string, unknown>>): FilterCondition[] {
+  return Object.entries(filter).flatMap(([key, value]): FilterCondition[] => {
+    if (isPlainObject(value)) {
+      return Object.entries(value).flatMap(([op, operand]) => {
+        if (!isOperator(op)) throw new Error(`koa-fast-crud/react-admin: unknown filter operator ${JSON.stringify(op)} on ${JSON.stringify(key)}; use one of ${Object.keys(OPERATORS).join(', ')}`);
+        return condition(key, op, operand);
+      });
+    }
+    const cut = key.lastIndexOf('_');
+    const suffix = cut > 0 ? key.slice(cut + 1) : '';
+    if (isOperator(suffix)) return condition(key.slice(0, cut), suffix, value);
+    if (value === null) return [{ field: key, op: 'null' }];
+    return condition(key, Array.isArray(value) ? 'in' : 'eq', value);
+  });
+}
+
+function condition(field: string, op: FilterOperator, value: unknown): FilterCondition[] {
+  if (OPERATORS[op] === 'none') return value === false || value === undefined || value === null || value === '' || value === 0 ? [] : [{ field, op }];
+  if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return [];
+  if (value === null) return op === 'eq' ? [{ field, op: 'null' }] : [];
+  return [{ field, op, value }];
+}
+
+/**
+ * A ProtocolError as react-admin's HttpError: per-field `errors` in the body for a validation status.
+ * @example toHttpError(error, [400, 409, 422]).body.errors // { price: 'A price is never negative' }
+ */
+export function toHttpError(error: ProtocolError, validationStatuses: readonly number[] = VALIDATION_STATUSES): HttpError {
+  const items: readonly FailItem[] = error.items.length > 0 ? error.items : failItems(error.envelope);
+  const envelope = typeof error.envelope === 'object' && error.envelope !== null ? (error.envelope as Record<string, unknown>) : {};
+  const errors = items.length > 0 && validationStatuses.includes(error.status) ? { errors: fieldErrors(items) } : {};
+  const body = error.envelope === undefined && Object.keys(errors).length === 0 ? null : { ...envelope, ...errors };
+  return new HttpError(error.message, error.status, body);
+}
+
+function includeParam(meta: RaMeta | undefined): string {
+  return meta?.include && meta.include.length > 0 ? `include=${encodeURIComponent(meta.include.join(','))}` : '';
+}
+
+function isOperator(name: string): name is FilterOperator {
+  return Object.hasOwn(OPERATORS, name);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}

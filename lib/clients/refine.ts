@@ -1,0 +1,332 @@
+/**
+ * `koa-fast-crud/refine`: a Refine DataProvider that speaks the library's protocol. It runs in the
+ * browser and imports nothing from the server, @refinedev/core included: its types are declared
+ * here, structurally compatible with Refine's `DataProvider`.
+ */
+import { OPERATORS } from '../core/operators.js';
+import {
+  chunks,
+  fieldErrors,
+  hasMoreOf,
+  idPath,
+  ProtocolError,
+  request,
+  resourceUrl,
+  searchParams,
+  totalOf,
+  VALIDATION_STATUSES,
+  type ClientOptions,
+  type FailItem,
+  type FilterCondition,
+  type FilterOperator,
+  type SearchQuery,
+} from './protocol.js';
+
+export type { ClientOptions, FailItem, FilterOperator, HttpClientReply, RequestInitLike, ResponseLike } from './protocol.js';
+
+/** A record as Refine handles it. */
+export interface BaseRecord {
+  id?: string | number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Refine's BaseRecord is `{ [key: string]: any }`
+  [key: string]: any;
+}
+
+/** Refine's default record type parameter. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as Refine's DataProvider
+type AnyRecord = any;
+
+/** One of Refine's `CrudFilter`s: a field condition, or `and`/`or` of others (which this provider refuses). */
+export interface RefineFilter {
+  readonly field?: string;
+  readonly key?: string;
+  readonly operator: string;
+  readonly value: unknown;
+}
+
+/** One of Refine's `CrudSort`s. */
+export interface RefineSort {
+  readonly field: string;
+  readonly order: 'asc' | 'desc' | string;
+}
+
+/** Refine's `pagination`: `currentPage` (Refine 5; `current` before it), `pageSize`, `mode`. */
+export interface RefinePagination {
+  readonly currentPage?: number;
+  readonly current?: number;
+  readonly pageSize?: number;
+  readonly mode?: 'client' | 'server' | 'off';
+}
+
+/** `meta` the provider reads: `include` loads associations with each record. */
+export interface RefineMeta {
+  readonly include?: readonly string[];
+  readonly [key: string]: unknown;
+}
+
+/**
+ * The error every method rejects with for a reply outside 2xx: Refine's `HttpError` shape. `errors`
+ * maps each field to its message (Refine's forms show it under the field), `message` joins the
+ * messages, and `items` are the JSend fail items themselves.
+ * @example err.errors // { price: 'A price is never negative' }
+ */
+export class HttpError extends Error {
+  /** The HTTP status. */
+  readonly statusCode: number;
+  /** One message per field of a validation fail (items without a field are in `message` only); undefined otherwise. */
+  readonly errors?: Record<string, string>;
+  /** The fail items of the JSend `fail`, empty for other replies. */
+  readonly items: readonly FailItem[];
+  /** The parsed JSON body. */
+  readonly body: unknown;
+  constructor(message: string, statusCode: number, items: readonly FailItem[] = [], body?: unknown, errors?: Record<string, string>) {
+    super(message);
+    this.name = 'HttpError';
+    this.statusCode = statusCode;
+    this.items = items;
+    this.body = body;
+    if (errors !== undefined) this.errors = errors;
+  }
+}
+
+/**
+ * Refine's operators this provider maps to the server's; any other throws in the client.
+ * `contains` is the server's case-insensitive `like`.
+ * @example REFINE_OPERATORS.between // 'btw'
+ */
+export const REFINE_OPERATORS = Object.freeze({
+  eq: 'eq',
+  ne: 'neq',
+  lt: 'lt',
+  gt: 'gt',
+  lte: 'lte',
+  gte: 'gte',
+  in: 'in',
+  nin: 'nin',
+  contains: 'like',
+  between: 'btw',
+  null: 'null',
+  nnull: 'nn',
+} as const satisfies Readonly<Record<string, FilterOperator>>);
+
+/** A Refine operator this provider supports. */
+export type RefineOperator = keyof typeof REFINE_OPERATORS;
+
+/** Options of the Refine provider: those of every client, plus the filter field that is the term search. */
+export interface RefineOptions extends ClientOptions {
+  /** A filter on this field is the term search (`filter[term]`), with `eq` or `contains`; default `q`. */
+  searchField?: string;
+}
+
+/** Parameters of getList. */
+export interface RefineListParams {
+  readonly resource: string;
+  readonly pagination?: RefinePagination;
+  readonly sorters?: readonly RefineSort[];
+  readonly filters?: readonly RefineFilter[];
+  readonly meta?: RefineMeta;
+}
+
+/**
+ * The provider `dataProvider(apiUrl)` returns: Refine's methods, plus the soft-delete, restore and
+ * options routes. Assignable to @refinedev/core's `DataProvider`.
+ */
+export interface KoaFastCrudRefineProvider {
+  getList<T extends BaseRecord = AnyRecord>(params: RefineListParams): Promise<{ data: T[]; total: number; hasMore?: boolean }>;
+  getOne<T extends BaseRecord = AnyRecord>(params: { readonly resource: string; readonly id: string | number; readonly meta?: RefineMeta }): Promise<{ data: T }>;
+  getMany<T extends BaseRecord = AnyRecord>(params: { readonly resource: string; readonly ids: readonly (string | number)[]; readonly meta?: RefineMeta }): Promise<{ data: T[] }>;
+  create<T extends BaseRecord = AnyRecord, V = {}>(params: { readonly resource: string; readonly variables: V; readonly meta?: RefineMeta }): Promise<{ data: T }>;
+  createMany<T extends BaseRecord = AnyRecord, V = {}>(params: { readonly resource: string; readonly variables: readonly V[]; readonly meta?: RefineMeta }): Promise<{ data: T[] }>;
+  update<T extends BaseRecord = AnyRecord, V = {}>(params: { readonly resource: string; readonly id: string | number; readonly variables: V; readonly meta?: RefineMeta }): Promise<{ data: T }>;
+  updateMany<T extends BaseRecord = AnyRecord, V = {}>(params: { readonly resource: string; readonly ids: readonly (string | number)[]; readonly variables: V; readonly meta?: RefineMeta }): Promise<{ data: T[] }>;
+  /** `DELETE <resource>/<id>`; resolves `{ id }` (the server answers `data: null`). */
+  deleteOne<T extends BaseRecord = AnyRecord, V = {}>(params: { readonly resource: string; readonly id: string | number; readonly variables?: V; readonly meta?: RefineMeta }): Promise<{ data: T }>;
+  deleteMany<T extends BaseRecord = AnyRecord, V = {}>(params: { readonly resource: string; readonly ids: readonly (string | number)[]; readonly variables?: V; readonly meta?: RefineMeta }): Promise<{ data: T[] }>;
+  getApiUrl(): string;
+  /**
+   * Any request: `url` absolute or relative to the api URL; `filters` and `sorters` written as a
+   * search's, `query` as more parameters; resolves the JSend `data` (and `meta`).
+   */
+  custom<T extends BaseRecord = AnyRecord, Q = unknown, P = unknown>(params: {
+    readonly url: string;
+    readonly method: 'get' | 'delete' | 'head' | 'options' | 'post' | 'put' | 'patch';
+    readonly filters?: readonly RefineFilter[];
+    readonly sorters?: readonly RefineSort[];
+    readonly payload?: P;
+    readonly query?: Q;
+    readonly headers?: {};
+    readonly meta?: RefineMeta;
+  }): Promise<{ data: T; meta?: Readonly<Record<string, unknown>> }>;
+  /** `DELETE <resource>/<id>/soft`: sets the deleted-at column; resolves the soft-deleted record. */
+  softDelete<T extends BaseRecord = AnyRecord>(params: { readonly resource: string; readonly id: string | number }): Promise<{ data: T }>;
+  /** `PATCH <resource>/<id>/restore`: clears the deleted-at column; resolves the restored record. */
+  restore<T extends BaseRecord = AnyRecord>(params: { readonly resource: string; readonly id: string | number }): Promise<{ data: T }>;
+  /** `GET <resource>/options?label=&value=`: `{ label, value }` pairs for a select box, ordered by label. */
+  getOptions(params: { readonly resource: string; readonly label: string; readonly value?: string }): Promise<{ data: { label: unknown; value: unknown }[] }>;
+}
+
+/** getMany asks for at most this many ids per request (with `skipPagination`). */
+const IDS_PER_REQUEST = 100;
+
+/**
+ * A Refine DataProvider for resources served by `crud()` under `apiUrl`: `<Refine dataProvider={dataProvider('/api')}>`.
+ * The resource name is the `crud` uri (`products` for `/api/products`).
+ * @example const provider = dataProvider('/api', { headers: () => ({ Authorization: `Bearer ${token}` }) });
+ */
+export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFastCrudRefineProvider {
+  const termKey = options.termKey ?? 'term';
+  const idField = options.idField ?? 'id';
+  const searchField = options.searchField ?? 'q';
+  const validation = options.validationStatuses ?? VALIDATION_STATUSES;
+  const send = async (method: string, url: string, body?: unknown, signal?: unknown, through: ClientOptions = options) => {
+    try {
+      return await request(through, method, url, body, signal);
+    } catch (error) {
+      throw error instanceof ProtocolError ? toHttpError(error, validation) : error;
+    }
+  };
+  const url = (resource: string, path = '', query = '') => resourceUrl(apiUrl, resource, path, query);
+  const signalOf = (meta: RefineMeta | undefined) => (meta?.['queryContext'] as { signal?: unknown } | undefined)?.signal;
+  const each = async (ids: readonly (string | number)[], one: (id: string | number) => Promise<{ data: unknown }>) => ({
+    data: (await Promise.all(ids.map(async (id) => (await one(id)).data))) as AnyRecord[],
+  });
+  return {
+    async getList({ resource, pagination, sorters, filters, meta }) {
+      const query = refineQuery({ pagination, sorters, filters, meta }, searchField);
+      const { data, meta: replyMeta } = await send('GET', url(resource, '', searchParams(query, termKey)), undefined, signalOf(meta));
+      const rows = data as AnyRecord[];
+      const total = totalOf(replyMeta);
+      const hasMore = hasMoreOf(replyMeta);
+      // Without a count (search.count 'none'), the total reaches one row past this page when more follow.
+      const page = typeof query.page === 'object' ? query.page : undefined;
+      const fallback = page === undefined ? rows.length : (page.page - 1) * page.perPage + rows.length + (hasMore ? 1 : 0);
+      return { data: rows, total: total ?? fallback, ...(hasMore !== undefined && { hasMore }) };
+    },
+    async getOne({ resource, id, meta }) {
+      return { data: (await send('GET', url(resource, idPath(id), includeParam(meta)), undefined, signalOf(meta))).data as AnyRecord };
+    },
+    async getMany({ resource, ids, meta }) {
+      const pages = await Promise.all(
+        chunks(ids, IDS_PER_REQUEST).map(async (group) => {
+          const query: SearchQuery = { conditions: [{ field: idField, op: 'in', value: group }], page: 'all', include: meta?.include };
+          return (await send('GET', url(resource, '', searchParams(query, termKey)), undefined, signalOf(meta))).data as AnyRecord[];
+        }),
+      );
+      return { data: pages.flat() };
+    },
+    async create({ resource, variables }) {
+      return { data: (await send('POST', url(resource), variables)).data as AnyRecord };
+    },
+    async createMany({ resource, variables }) {
+      return { data: (await Promise.all(variables.map(async (body) => (await send('POST', url(resource), body)).data))) as AnyRecord[] };
+    },
+    async update({ resource, id, variables }) {
+      return { data: (await send('PATCH', url(resource, idPath(id)), variables)).data as AnyRecord };
+    },
+    updateMany: ({ resource, ids, variables }) => each(ids, (id) => send('PATCH', url(resource, idPath(id)), variables)),
+    async deleteOne({ resource, id }) {
+      await send('DELETE', url(resource, idPath(id)));
+      return { data: { [idField]: id } as AnyRecord };
+    },
+    async deleteMany({ resource, ids }) {
+      await Promise.all(ids.map((id) => send('DELETE', url(resource, idPath(id)))));
+      return { data: ids.map((id) => ({ [idField]: id })) as AnyRecord[] };
+    },
+    getApiUrl: () => apiUrl,
+    async custom({ url: target, method, filters, sorters, payload, query, headers, meta }) {
+      const { conditions, term, sort } = refineQuery({ filters, sorters }, searchField);
+      const searched = searchParams({ conditions, term, sort }, termKey);
+      const extra = query === undefined || query === null ? '' : Object.entries(query as Record<string, unknown>).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
+      const qs = [searched, extra].filter((part) => part !== '').join('&');
+      const absolute = /^[a-z][a-z\d+.-]*:\/\//i.test(target) || target.startsWith('/') ? target : `${apiUrl.replace(/\/+$/, '')}/${target}`;
+      const full = qs === '' ? absolute : `${absolute}${absolute.includes('?') ? '&' : '?'}${qs}`;
+      const withHeaders: ClientOptions = headers === undefined ? options : { ...options, headers: async () => ({ ...(await resolveHeaders(options)), ...(headers as Record<string, string>) }) };
+      const reply = await send(method.toUpperCase(), full, payload, signalOf(meta), withHeaders);
+      return { data: reply.data as AnyRecord, meta: reply.meta };
+    },
+    async softDelete({ resource, id }) {
+      return { data: (await send('DELETE', url(resource, `${idPath(id)}/soft`))).data as AnyRecord };
+    },
+    async restore({ resource, id }) {
+      return { data: (await send('PATCH', url(resource, `${idPath(id)}/restore`))).data as AnyRecord };
+    },
+    async getOptions({ resource, label, value }) {
+      const query = `label=${encodeURIComponent(label)}${value === undefined ? '' : `&value=${encodeURIComponent(value)}`}`;
+      return { data: (await send('GET', url(resource, '/options', query))).data as { label: unknown; value: unknown }[] };
+    },
+  };
+}
+
+/**
+ * The search a getList asks for: filters by `refineConditions`, sorters, and the page (`mode`
+ * `off` or `client`: every row, `skipPagination=true`; `server`, the default: page 1 of 10 unless given).
+ * @example refineQuery({ filters: [{ field: 'price', operator: 'gte', value: 30 }], pagination: { currentPage: 2, pageSize: 5 } })
+ *   // { conditions: [{ field: 'price', op: 'gte', value: 30 }], term: undefined, sort: [], page: { page: 2, perPage: 5 } }
+ */
+export function refineQuery(
+  params: Pick<RefineListParams, 'pagination' | 'sorters' | 'filters' | 'meta'>,
+  searchField = 'q',
+): SearchQuery & { readonly conditions: readonly FilterCondition[] } {
+  const { conditions, term } = refineConditions(params.filters ?? [], searchField);
+  const pagination = params.pagination;
+  const mode = pagination?.mode ?? 'server';
+  const page = mode === 'server' ? { page: pagination?.currentPage ?? pagination?.current ?? 1, perPage: pagination?.pageSize ?? 10 } : 'all';
+  return {
+    conditions,
+    term,
+    sort: (params.sorters ?? []).map(({ field, order }) => ({ field, order: order === 'desc' ? 'DESC' : 'ASC' })),
+    page,
+    ...(params.meta?.include && { include: params.meta.include }),
+  };
+}
+
+/**
+ * Refine filters as the server's conditions and term search. Each operator maps by
+ * `REFINE_OPERATORS`; any other (`startswith`, `containss`, `or`, `and`, …) throws an Error naming
+ * it, as does the same field and operator given twice, rather than being dropped. A filter on
+ * `searchField` (`q`) is the term search. An empty value (undefined, null, `''`, `[]`) adds
+ * nothing, as a cleared filter input should; `null` and `nnull` take no value.
+ * @example refineConditions([{ field: 'price', operator: 'between', value: [20, 40] }]).conditions // [{ field: 'price', op: 'btw', value: [20, 40] }]
+ */
+export function refineConditions(filters: readonly RefineFilter[], searchField = 'q'): { conditions: FilterCondition[]; term: string | undefined } {
+  const conditions: FilterCondition[] = [];
+  let term: string | undefined;
+  for (const filter of filters) {
+    const { field, operator, value } = filter;
+    if (field === undefined || !Object.hasOwn(REFINE_OPERATORS, operator)) {
+      throw new Error(
+        `koa-fast-crud/refine: the filter operator ${JSON.stringify(operator)}${field === undefined ? '' : ` on ${JSON.stringify(field)}`} has no equivalent in koa-fast-crud; ` +
+          `use one of ${Object.keys(REFINE_OPERATORS).join(', ')} (several filters are already ANDed)`,
+      );
+    }
+    const op = REFINE_OPERATORS[operator as RefineOperator];
+    if (field === searchField && (op === 'eq' || op === 'like')) {
+      if (value !== undefined && value !== null && String(value).trim() !== '') term = String(value);
+      continue;
+    }
+    if (OPERATORS[op] !== 'none' && (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0))) continue;
+    if (conditions.some((c) => c.field === field && c.op === op)) {
+      throw new Error(`koa-fast-crud/refine: the filter ${JSON.stringify(field)} ${operator} is given twice; the server takes one value per field and operator`);
+    }
+    conditions.push(OPERATORS[op] === 'none' ? { field, op } : { field, op, value });
+  }
+  return { conditions, term };
+}
+
+/**
+ * A ProtocolError as Refine's HttpError: `errors` holds one message per field for a validation
+ * status, leaving out items without a field (their message is in `message`).
+ * @example toHttpError(error).errors // { price: 'A price is never negative' }
+ */
+export function toHttpError(error: ProtocolError, validationStatuses: readonly number[] = VALIDATION_STATUSES): HttpError {
+  const withField = error.items.filter((item) => item.field !== null && item.field !== '');
+  const errors = withField.length > 0 && validationStatuses.includes(error.status) ? (fieldErrors(withField) as Record<string, string>) : undefined;
+  return new HttpError(error.message, error.status, error.items, error.envelope, errors);
+}
+
+async function resolveHeaders(options: ClientOptions): Promise<Readonly<Record<string, string>>> {
+  return (typeof options.headers === 'function' ? await options.headers() : options.headers) ?? {};
+}
+
+function includeParam(meta: RefineMeta | undefined): string {
+  return meta?.include && meta.include.length > 0 ? `include=${encodeURIComponent(meta.include.join(','))}` : '';
+}
