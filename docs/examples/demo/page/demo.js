@@ -22,7 +22,11 @@ async function api(path, { method = 'GET', body, signal } = {}) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const response = await fetch(path, { method, headers, signal, body: body === undefined ? undefined : JSON.stringify(body) });
-  const reply = await response.json().catch(() => undefined);
+  // A body that is not JSON reads as no reply; an abort while reading it stays an abort.
+  const reply = await response.json().catch((error) => {
+    if (error.name === 'AbortError') throw error;
+    return undefined;
+  });
   if (reply?.status === 'success') return { data: reply.data, meta: reply.meta ?? {} };
   if (reply?.status === 'fail') throw new ApiFailure(response.status, failuresOf(reply.data));
   throw new Error(reply?.message ?? `${method} ${path} answered ${response.status}`);
