@@ -17,19 +17,13 @@ export const CANCEL_GRACE_MS = 1000;
 export class RequestWork {
   /** Why the work stopped: the deadline's error or the client's leaving; undefined while it runs. */
   reason: Error | undefined = undefined;
-  /** Rejects with `reason` when the work stops; never resolves. */
-  readonly stopped: Promise<never>;
-  private rejectStopped: (reason: Error) => void = () => undefined;
   private timer: NodeJS.Timeout | undefined = undefined;
   private readonly running = new Set<RunningQuery>();
+  /** The rejections of the steps now waiting in `race`; each leaves the set when its step settles. */
+  private readonly waiting = new Set<(reason: Error) => void>();
 
   /** @param timeoutMs `global.timeout_ms` of the route's configuration. */
-  constructor(readonly timeoutMs: number) {
-    this.stopped = new Promise<never>((_, reject) => {
-      this.rejectStopped = reject;
-    });
-    this.stopped.catch(() => undefined);
-  }
+  constructor(readonly timeoutMs: number) {}
 
   /** Starts (or restarts) the deadline: `timeoutMs` from now. */
   arm(): void {
@@ -45,13 +39,28 @@ export class RequestWork {
     this.timer = undefined;
   }
 
-  /** Stops the work for good: `stopped` rejects, running queries are cancelled, later ones refused. */
+  /** Stops the work for good: every step waiting in `race` rejects, running queries are cancelled, later ones refused. */
   stop(reason: Error): void {
     if (this.reason !== undefined) return;
     this.reason = reason;
     this.disarm();
-    this.rejectStopped(reason);
+    for (const reject of this.waiting) reject(reason);
+    this.waiting.clear();
     for (const query of this.running) cancel(query);
+  }
+
+  /**
+   * Settles as `step` does, or rejects with the reason the work stops, whichever comes first.
+   * Not `Promise.race` with a promise that lives as long as the request: each race would leave a
+   * reaction on it holding the step's result, so an export would keep every batch it has read.
+   */
+  race<T>(step: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      // Stopped already (the step itself may have stopped the work): the step is still awaited, so its own error is never unhandled.
+      if (this.reason === undefined) this.waiting.add(reject);
+      else reject(this.reason);
+      void step.then(resolve, reject).finally(() => this.waiting.delete(reject));
+    });
   }
 
   /** Records a query that started on `connection`; `untrack` when it ends. */
@@ -114,10 +123,8 @@ export async function underFreshDeadline<T>(step: () => Promise<T>): Promise<T> 
   if (request === undefined) return step();
   if (request.reason !== undefined) throw request.reason;
   request.arm();
-  const running = step();
-  running.catch(() => undefined);
   try {
-    return await Promise.race([running, request.stopped]);
+    return await request.race(step());
   } finally {
     request.disarm();
   }
