@@ -211,8 +211,9 @@ for (const db of databases) for (const form of FORMS) {
       } finally {
         (sequelize as unknown as { options: { logging?: unknown } }).options.logging = before;
       }
-      // Page, count and the options select.
-      assert.equal(lines.filter((line) => line.includes('SELECT')).length, 3, lines.join('\n'));
+      // Page, count and the options select; on SQLite options counts first (it keeps within search.max_unpaginated without a LIMIT).
+      const statements = db.dialect === 'sqlite' ? 4 : 3;
+      assert.equal(lines.filter((line) => line.includes('SELECT')).length, statements, lines.join('\n'));
 
       // A beforeQuery hook on the Sequelize instance sees every query, so none skips it.
       const seen: string[] = [];
@@ -227,7 +228,7 @@ for (const db of databases) for (const form of FORMS) {
       } finally {
         sequelize.removeHook('beforeQuery', 'fast-path-probe');
       }
-      assert.equal(seen.length, 3);
+      assert.equal(seen.length, statements);
       assert.equal((await get('/cats?sort=-name')).taken, 'driver');
 
       // A driver error runs the query again through sequelize.query, whose error class the reply maps: the same reply either way.

@@ -56,6 +56,7 @@ for (const db of databases) for (const form of FORMS) {
       form.register(router, 'docs', Doc, docSpec);
       form.register(router, 'shallow', Doc, docSpec, { config: { global: { max_depth: 2 } } });
       form.register(router, 'capped', Doc, docSpec, { config: { search: { max_unpaginated: 3 } } });
+      form.register(router, 'full', Doc, docSpec, { config: { search: { max_unpaginated: 4 } } });
       form.register(router, 'exts', Ext, extSpec, { config: { global: { find_field: 'ref' } } });
       const app = new Koa().use(router.routes()).use(router.allowedMethods());
       server = await serve(app, errors);
@@ -190,6 +191,23 @@ for (const db of databases) for (const form of FORMS) {
       assert.deepEqual([options.status, failures(options.body)], [400, [[null, 'tooManyRows']]]);
       assert.equal((await server.get('/docs/options?label=name')).status, 200);
       assert.equal((await server.get('/docs?skipPagination=true')).status, 200);
+    });
+
+    it('answers options of exactly search.max_unpaginated items, found by a count then the sorted select on SQLite, by one row past the cap elsewhere', async () => {
+      const statements: string[] = [];
+      const options = (sequelize as unknown as { options: { logging: unknown } }).options;
+      const logging = options.logging;
+      options.logging = (sql: string) => statements.push(sql);
+      try {
+        const full = await server.get('/full/options?label=name');
+        assert.deepEqual([full.status, full.body.data.map((item: { label: string }) => item.label)], [200, ['Alpha', 'Beta', 'Delta', 'Gamma']]);
+      } finally {
+        options.logging = logging;
+      }
+      const selects = statements.filter((sql) => /\bSELECT\b/i.test(sql) && /rl._docs/.test(sql));
+      // SQLite's bounded sorter makes any LIMIT on the sorted select dearer than a count and the whole sort.
+      if (db.dialect === 'sqlite') assert.deepEqual(selects.map((sql) => [/count\(\*\)/i.test(sql), /LIMIT/i.test(sql)]), [[true, false], [false, false]]);
+      else assert.deepEqual(selects.map((sql) => [/count\(\*\)/i.test(sql), /LIMIT 5\b/i.test(sql)]), [[false, true]]);
     });
 
     it('leaves no server fault behind', () => {
