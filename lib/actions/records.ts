@@ -9,7 +9,7 @@ import { visibleRecord } from '../core/relation-policy.js';
 import type { ActionScope } from '../resource/scope.js';
 import { queryStage, rowsStage, type QueryHook } from './stages.js';
 import { serializeWrites, writeTransactionOptions } from './sqlite-writes.js';
-import { jsonAttributesOf, withholdDeep } from './withheld.js';
+import { withholdDeepRecord } from './withheld.js';
 
 export type { HookResult } from '../resource/resource.js';
 
@@ -39,17 +39,16 @@ export function serialize(scope: ActionScope, record: Model, method: string): Re
 
 /**
  * `serialize` for many records of one request: the serializer is looked up per record, the
- * policy (with its relations) once. A stored JSON value deeper than `global.max_depth` is withheld (null, noted in `meta.withheld`).
+ * policy (with its relations) once. A stored JSON value deeper than `global.max_depth`, the record's or an included record's, is withheld (null, noted in `meta.withheld`).
  * @example const rows = records.map(serializerFor(scope, scope.config.search.method));
  */
 export function serializerFor(scope: ActionScope, method: string): (record: Model) => Record<string, unknown> {
   const model = scope.model as unknown as RelationModel;
   const { policy } = scope.resource;
-  const json = jsonAttributesOf(scope.model);
   const max = scope.config.global.max_depth;
   return (record) => {
-    // Before the serializer: toJSON clones every value recursively.
-    if (json.json.length > 0) withholdDeep(scope.ctx, record.dataValues as Record<string, unknown>, json, max);
+    // Before the serializer: toJSON clones every value recursively, included records' too.
+    withholdDeepRecord(scope.ctx, scope.model, record, max);
     const serializer = (record as unknown as Record<string, unknown>)[method];
     if (typeof serializer !== 'function') throw new TypeError(`The model has no method ${method} to serialize a record with`);
     return visibleRecord(model, serializer.call(record) as Record<string, unknown>, policy);

@@ -4,13 +4,14 @@
  * the stack (Sequelize's `toJSON` clones values recursively, and so does `JSON.stringify`).
  */
 import type { Context } from 'koa';
-import type { Model, ModelStatic } from 'sequelize';
+import { Model, type ModelStatic } from 'sequelize';
 import { kindOf } from '../core/attribute-kinds.js';
 import { tooDeepAt } from '../core/depth.js';
 
-/** A value withheld from a reply: the row's primary key, the attribute, and why. */
+/** A value withheld from a reply: the primary key of its row (of the included record, for one), the attribute, and why. */
 export interface WithheldValue {
   readonly id: unknown;
+  /** The attribute, after its association path for an included record (`category.meta`). */
   readonly field: string;
   readonly message: string;
 }
@@ -32,18 +33,42 @@ export function jsonAttributesOf(model: ModelStatic<Model>): { readonly json: re
 
 /**
  * Replaces, in place, each JSON value of `values` nested deeper than `max` with null, and notes it
- * on the request (`meta.withheld` of the reply). `values` is a raw row or an instance's `dataValues`
- * (set directly: Sequelize's `set` would compare the old value recursively).
+ * on the request (`meta.withheld` of the reply) under `path` + its name. `values` is a raw row or an
+ * instance's `dataValues` (set directly: Sequelize's `set` would compare the old value recursively).
  * @example withholdDeep(ctx, record.dataValues, jsonAttributesOf(Doc), 64)
  */
-export function withholdDeep(ctx: Context, values: Record<string, unknown>, attributes: ReturnType<typeof jsonAttributesOf>, max: number): void {
-  for (const field of attributes.json) {
-    const value = values[field];
+export function withholdDeep(ctx: Context, values: Record<string, unknown>, attributes: ReturnType<typeof jsonAttributesOf>, max: number, path = ''): void {
+  for (const name of attributes.json) {
+    const value = values[name];
     if (typeof value !== 'object' || value === null || tooDeepAt(value, max) === undefined) continue;
-    values[field] = null;
+    values[name] = null;
     const state = ctx.state as Record<symbol, WithheldValue[] | undefined>;
     const id = attributes.key === undefined ? null : values[attributes.key] ?? null;
+    const field = `${path}${name}`;
     (state[WITHHELD] ??= []).push({ id, field, message: `The stored value of ${field} nests arrays or objects deeper than ${max} levels (global.max_depth); it is withheld` });
+  }
+}
+
+const jsonByModel = new WeakMap<ModelStatic<Model>, ReturnType<typeof jsonAttributesOf>>();
+
+/**
+ * `withholdDeep` for a model instance and every instance included with it (`include=`, nested
+ * ones too), each by its own model's JSON attributes: an included record's deep value would
+ * overflow `toJSON` as the row's own would.
+ * @example withholdDeepRecord(ctx, Product, record, 64) // a deep category.meta → null, noted as 'category.meta'
+ */
+export function withholdDeepRecord(ctx: Context, model: ModelStatic<Model>, record: Model, max: number, path = ''): void {
+  let json = jsonByModel.get(model);
+  if (json === undefined) jsonByModel.set(model, (json = jsonAttributesOf(model)));
+  const values = record.dataValues as Record<string, unknown>;
+  if (json.json.length > 0) withholdDeep(ctx, values, json, max, path);
+  for (const name in model.associations) {
+    const included = values[name];
+    if (included === null || included === undefined) continue;
+    const target = model.associations[name]!.target;
+    for (const child of Array.isArray(included) ? included : [included]) {
+      if (child instanceof Model) withholdDeepRecord(ctx, target, child, max, `${path}${name}.`);
+    }
   }
 }
 

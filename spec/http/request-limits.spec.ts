@@ -27,12 +27,14 @@ function defineModels(sequelize: Sequelize, prefix: string) {
     ref: { type: DataTypes.STRING(36), allowNull: false, unique: true },
     name: { type: DataTypes.STRING(60), allowNull: true },
     deleted_at: { type: DataTypes.DATE, allowNull: true },
+    doc_id: { type: DataTypes.UUID, allowNull: true },
   }, { tableName: `${prefix}_exts`, timestamps: false });
+  Ext.belongsTo(Doc, { as: 'doc', foreignKey: 'doc_id', constraints: false });
   return { Doc, Ext };
 }
 
 const docSpec: ResourceSpec<Model> = { policy: { fillable: ['name', 'meta'] } };
-const extSpec: ResourceSpec<Model> = { policy: { fillable: ['ref', 'name'] } };
+const extSpec: ResourceSpec<Model> = { policy: { fillable: ['ref', 'name'] }, relations: { doc: { include: true } } } as ResourceSpec<Model>;
 const json = { 'content-type': 'application/json' };
 const formType = { 'content-type': 'application/x-www-form-urlencoded' };
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
@@ -58,6 +60,7 @@ for (const db of databases) for (const form of FORMS) {
       form.register(router, 'capped', Doc, docSpec, { config: { search: { max_unpaginated: 3 } } });
       form.register(router, 'full', Doc, docSpec, { config: { search: { max_unpaginated: 4 } } });
       form.register(router, 'exts', Ext, extSpec, { config: { global: { find_field: 'ref' } } });
+      form.register(router, 'shallow-exts', Ext, extSpec, { config: { global: { find_field: 'ref', max_depth: 2 } } });
       const app = new Koa().use(router.routes()).use(router.allowedMethods());
       server = await serve(app, errors);
       callback = () => app.callback();
@@ -108,6 +111,7 @@ for (const db of databases) for (const form of FORMS) {
       // MariaDB's JSON check refuses more than 32 levels, so there the poison is 10 levels under a limit of 2.
       const [uri, depth] = db.dialect === 'mariadb' ? ['shallow', 10] : ['docs', 5000];
       const id = randomUUID();
+      const ref = randomUUID();
       await sequelize.query(`INSERT INTO ${prefix}_docs (id, name, meta) VALUES (:id, 'Poison', :meta)`, { replacements: { id, meta: nested(depth) } });
       try {
         const search = await server.get(`/${uri}?sort=name`);
@@ -124,9 +128,18 @@ for (const db of databases) for (const form of FORMS) {
         const csv = await server.get(`/${uri}/export-csv`);
         assert.equal(csv.status, 200);
         assert.match(csv.text, /Poison/);
+        // Included with another resource's row, the poison is withheld there too, named by its path.
+        const extUri = uri === 'docs' ? 'exts' : 'shallow-exts';
+        await sequelize.query(`INSERT INTO ${prefix}_exts (ref, name, doc_id) VALUES (:ref, 'Linked', :id)`, { replacements: { ref, id } });
+        const linked = await server.get(`/${extUri}?include=doc&filter[ref]=${ref}`);
+        assert.deepEqual([linked.status, linked.body.data[0]?.doc?.name, linked.body.data[0]?.doc?.meta], [200, 'Poison', null]);
+        assert.deepEqual(linked.body.meta.withheld.map((w: { id: string; field: string }) => [w.id, w.field]), [[id, 'doc.meta']]);
+        const linkedRead = await server.get(`/${extUri}/${ref}?include=doc`);
+        assert.deepEqual([linkedRead.status, linkedRead.body.data.doc?.meta, linkedRead.body.meta.withheld?.length], [200, null, 1]);
         const repaired = await server.request('PATCH', `/${uri}/${id}`, { headers: json, body: '{"meta":{"fixed":true}}' });
         assert.deepEqual([repaired.status, repaired.body.data.meta, repaired.body.meta], [200, { fixed: true }, {}]);
       } finally {
+        await sequelize.query(`DELETE FROM ${prefix}_exts WHERE ref = :ref`, { replacements: { ref } });
         await sequelize.query(`DELETE FROM ${prefix}_docs WHERE id = :id`, { replacements: { id } });
       }
     });
