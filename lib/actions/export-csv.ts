@@ -45,7 +45,7 @@ export async function exportCsvAction(scope: ActionScope): Promise<Reply | undef
   const headers = csvColumnsOf(resource.csvColumns, model, resource.policy.visible);
   const columns = csvColumns(model, headers);
   const include = includesFor(model, Object.keys(headers), config.soft_delete.deleted_at_field);
-  const plan = { ...planned.right, include: undefined };
+  const plan = planned.right;
   const compiled = { ...compileSearch(model, plan, resource.deletedAt, relationSettings(scope)), include };
   const query = await queryStage(scope, 'exportCsv', 'modifyExportCsvQuery', compiled);
   const fast = fastColumns(scope, query, columns);

@@ -42,12 +42,12 @@ export function problemField(path: DepthPath): string {
 }
 
 /**
- * The fail item for a value problem: `tooDeep` naming the field and the limit, or `invalidValue` for a NUL character.
+ * The fail item for a value problem: `tooDeep` naming the field and the limit, or `invalidValue` for
+ * a NUL character; the field is the body's key the problem is under, unless one is given (a filter's).
  * @example problemItem({ problem: 'tooDeep', path: ['meta', 0] }, 64)
  *   // { field: 'meta', error: 'tooDeep', message: 'meta nests arrays or objects deeper than 64 levels (global.max_depth)' }
  */
-export function problemItem({ problem, path }: ValueProblem, max: number): FailItem<ErrorCode> {
-  const field = problemField(path);
+export function problemItem({ problem, path }: ValueProblem, max: number, field = problemField(path)): FailItem<ErrorCode> {
   return problem === 'tooDeep'
     ? { field, error: 'tooDeep', message: `${field} nests arrays or objects deeper than ${max} levels (global.max_depth)` }
     : { field, error: 'invalidValue', message: `${field} must not contain NUL characters` };

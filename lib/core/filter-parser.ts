@@ -3,7 +3,8 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { AttributeSource, Condition, DateSpan, ErrorCode, FailItem, FieldPolicy, Operator, SearchPlan } from '../types.js';
 import { coerceQueryValue, isTextKind, kindOf, type ValueKind } from './attribute-kinds.js';
 import { dateBoundValues, parseDateSpan } from './date-bounds.js';
-import { bodyProblem } from './depth.js';
+import { DEFAULT_CONFIG } from './config.js';
+import { bodyProblem, problemItem } from './depth.js';
 import { allowedColumn } from './field-policy.js';
 import { relationTarget } from './relation-paths.js';
 import { OPERATORS } from './operators.js';
@@ -34,7 +35,7 @@ export interface FilterSettings {
    * (`'+02:00'`, `'Europe/Paris'`); UTC when absent.
    */
   readonly timezone?: string | undefined;
-  /** Deepest nesting a `json` filter value may have (`global.max_depth`); default 64. */
+  /** Deepest nesting a `json` filter value may have (`global.max_depth`); default `DEFAULT_CONFIG`'s. */
   readonly maxDepth?: number | undefined;
 }
 
@@ -104,10 +105,13 @@ function parseColumn(model: AttributeSource, name: string, spec: unknown, settin
       return E.map((all: readonly DateSpan[]): Condition => ({ ...found, op: used, values: dateBoundValues(used, all), ...relation }))(spans);
     }
     if (used === 'json') {
-      const refused = refusedJson(texts, name, settings.maxDepth ?? 64);
-      if (refused !== undefined) return E.left(refused);
+      // Parsed once, then checked without recursion: nested deeper than global.max_depth, or a NUL once parsed (`"\\u0000"`).
+      const values = texts.map(parseJson);
+      const max = settings.maxDepth ?? DEFAULT_CONFIG.global.max_depth;
+      const problem = values.map((value) => bodyProblem(value, max)).find((found) => found !== undefined);
+      return problem === undefined ? E.right({ ...found, op: used, values, ...relation }) : E.left(problemItem(problem, max, name));
     }
-    const coerce = (text: string) => (used === 'like' ? E.right(text) : used === 'json' ? E.right(parseJson(text)) : coerceQueryValue(definition, text));
+    const coerce = (text: string) => (used === 'like' ? E.right(text) : coerceQueryValue(definition, text));
     return E.map((values: readonly unknown[]): Condition => ({ ...found, op: used, values, ...relation }))(collect(texts.map(coerce), name));
   });
 }
@@ -142,15 +146,6 @@ function readTexts(op: Operator, raw: unknown, field: string): E.Either<FailItem
 function collect<T>(coerced: readonly E.Either<string, T>[], field: string): E.Either<FailItem<ErrorCode>, readonly T[]> {
   const bad = coerced.find(E.isLeft);
   return bad ? E.left(invalidValue(field, bad.left)) : E.right(coerced.map((c) => (c as E.Right<T>).right));
-}
-
-/** The failure for a `json` filter value nested deeper than `max`, or holding a NUL once parsed (`"\\u0000"`); checked without recursion. */
-function refusedJson(texts: readonly string[], field: string, max: number): FailItem<ErrorCode> | undefined {
-  const problem = texts.map((text) => bodyProblem(parseJson(text), max)).find((found) => found !== undefined);
-  if (problem === undefined) return undefined;
-  return problem.problem === 'tooDeep'
-    ? { field, error: 'tooDeep', message: `${field} nests arrays or objects deeper than ${max} levels (global.max_depth)` }
-    : invalidValue(field, 'must not contain NUL characters');
 }
 
 function parseJson(text: string): unknown {

@@ -42,8 +42,8 @@ export function planSearch(model: AttributeSource, request: SearchRequest, setti
   const filters = parseFilters(model, request.filter, settings);
   const sort = planOrder(model, request.sort, settings);
   const page = settings.paginate ? planPage(request, settings.config.search) : E.right(null);
-  // An export reads no include: under strict_params it is only an unknown parameter, not checked too.
-  const include = unknown.some((f) => f.field === 'include') ? E.right([]) : parseInclude(request.include, settings.policy.relations);
+  // An export reads no include: under strict_params it is an unknown parameter, else ignored.
+  const include = settings.paginate ? parseInclude(request.include, settings.policy.relations) : E.right([]);
   const failures = [...unknown, ...filters.failures, ...(E.isLeft(sort) ? sort.left : []), ...(E.isLeft(page) ? page.left : []), ...(E.isLeft(include) ? include.left : [])];
   if (failures.length > 0 || E.isLeft(sort) || E.isLeft(page) || E.isLeft(include)) return E.left(failures);
   const deletedAt = findColumn(model, settings.config.soft_delete.deleted_at_field)?.attribute;

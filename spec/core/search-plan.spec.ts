@@ -56,6 +56,8 @@ describe('planSearch', () => {
   it('ignores unknown parameters with search.strict_params false', () => {
     const lenient = { ...settings, config: { ...DEFAULT_CONFIG, search: { ...DEFAULT_CONFIG.search, strict_params: false } } };
     assert.deepEqual(planOf({ perpage: '5', _sort: 'name' }, lenient).page, { page: 1, perPage: 40 });
+    // An export reads no include, so without strict_params even a bad one is ignored, not checked.
+    assert.equal(planOf({ include: 'not.a.relation', sort: 'name' }, { ...lenient, paginate: false }).include, undefined);
   });
 
   it('returns trashed when a condition is on the deleted-at attribute', () => {
