@@ -13,7 +13,7 @@ import { estimateCount, hasFindHooks, queriesAsPlanned, rawCount, rawPage, rawSe
 import type { BoundResource } from '../resource/bind.js';
 import type { FailItem, Reply, SearchPlan } from '../types.js';
 import { serializerFor } from './records.js';
-import { jsonAttributesOf, withholdDeep } from './withheld.js';
+import { withholdDeepRows } from './withheld.js';
 import { queryStage, rowsStage } from './stages.js';
 
 /**
@@ -196,10 +196,9 @@ function tooManyRows(cap: number): FailItem {
   return { field: 'skipPagination', error: 'tooManyRows', message: `skipPagination=true answers at most ${cap} rows (search.max_unpaginated) and this search matches more: paginate with page and perPage, or narrow it with a filter` };
 }
 
-/** Raw rows with each stored JSON value deeper than `global.max_depth` withheld (see `withholdDeep`). */
+/** Raw rows with each stored JSON value deeper than `global.max_depth` withheld (see `withholdDeepRows`). */
 function withheldRows(scope: ActionScope, rows: Record<string, unknown>[]): Record<string, unknown>[] {
-  const json = jsonAttributesOf(scope.model);
-  if (json.json.length > 0) for (const row of rows) withholdDeep(scope.ctx, row, json, scope.config.global.max_depth);
+  withholdDeepRows(scope.ctx, scope.model, rows, scope.config.global.max_depth);
   return rows;
 }
 

@@ -19,25 +19,34 @@ export interface WithheldValue {
 /** Internal: the `ctx.state` key the withheld values of one request are collected under; the route adds them to `meta.withheld`. */
 export const WITHHELD: unique symbol = Symbol('koa-fast-crud: withheld values');
 
-/**
- * The JSON attributes of a model and its primary key: what `withholdDeep` looks at.
- * @example jsonAttributesOf(Doc) // { json: ['meta'], key: 'id' }
- */
-export function jsonAttributesOf(model: ModelStatic<Model>): { readonly json: readonly string[]; readonly key: string | undefined } {
-  const attributes = model.getAttributes();
-  return {
-    json: Object.keys(attributes).filter((name) => kindOf(attributes[name]!) === 'json'),
-    key: Object.keys(attributes).find((name) => attributes[name]!.primaryKey),
-  };
+/** The JSON attributes of a model and its primary key: what `withholdDeep` looks at. */
+interface JsonAttributes {
+  readonly json: readonly string[];
+  readonly key: string | undefined;
+}
+
+const jsonByModel = new WeakMap<ModelStatic<Model>, JsonAttributes>();
+
+/** A model's JSON attributes and primary key, worked out once per model. */
+function jsonAttributesOf(model: ModelStatic<Model>): JsonAttributes {
+  let found = jsonByModel.get(model);
+  if (found === undefined) {
+    const attributes = model.getAttributes();
+    found = {
+      json: Object.keys(attributes).filter((name) => kindOf(attributes[name]!) === 'json'),
+      key: Object.keys(attributes).find((name) => attributes[name]!.primaryKey),
+    };
+    jsonByModel.set(model, found);
+  }
+  return found;
 }
 
 /**
  * Replaces, in place, each JSON value of `values` nested deeper than `max` with null, and notes it
  * on the request (`meta.withheld` of the reply) under `path` + its name. `values` is a raw row or an
  * instance's `dataValues` (set directly: Sequelize's `set` would compare the old value recursively).
- * @example withholdDeep(ctx, record.dataValues, jsonAttributesOf(Doc), 64)
  */
-export function withholdDeep(ctx: Context, values: Record<string, unknown>, attributes: ReturnType<typeof jsonAttributesOf>, max: number, path = ''): void {
+function withholdDeep(ctx: Context, values: Record<string, unknown>, attributes: JsonAttributes, max: number, path: string): void {
   for (const name of attributes.json) {
     const value = values[name];
     if (typeof value !== 'object' || value === null || tooDeepAt(value, max) === undefined) continue;
@@ -49,7 +58,14 @@ export function withholdDeep(ctx: Context, values: Record<string, unknown>, attr
   }
 }
 
-const jsonByModel = new WeakMap<ModelStatic<Model>, ReturnType<typeof jsonAttributesOf>>();
+/**
+ * `withholdDeep` for raw rows of a model (search's fast path, which reads no includes).
+ * @example withholdDeepRows(ctx, Doc, rows, 64) // a deep meta → null, noted as 'meta'
+ */
+export function withholdDeepRows(ctx: Context, model: ModelStatic<Model>, rows: readonly Record<string, unknown>[], max: number): void {
+  const json = jsonAttributesOf(model);
+  if (json.json.length > 0) for (const row of rows) withholdDeep(ctx, row, json, max, '');
+}
 
 /**
  * `withholdDeep` for a model instance and every instance included with it (`include=`, nested
@@ -58,8 +74,7 @@ const jsonByModel = new WeakMap<ModelStatic<Model>, ReturnType<typeof jsonAttrib
  * @example withholdDeepRecord(ctx, Product, record, 64) // a deep category.meta → null, noted as 'category.meta'
  */
 export function withholdDeepRecord(ctx: Context, model: ModelStatic<Model>, record: Model, max: number, path = ''): void {
-  let json = jsonByModel.get(model);
-  if (json === undefined) jsonByModel.set(model, (json = jsonAttributesOf(model)));
+  const json = jsonAttributesOf(model);
   const values = record.dataValues as Record<string, unknown>;
   if (json.json.length > 0) withholdDeep(ctx, values, json, max, path);
   for (const name in model.associations) {

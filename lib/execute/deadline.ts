@@ -11,7 +11,7 @@ import { DEADLINE_ERROR_NAME } from '../core/db-failure.js';
  * How long a cancelled query may take to stop before its connection is closed under it: what
  * frees a pool connection whose server does not answer at all (a blackholed link).
  */
-export const CANCEL_GRACE_MS = 1000;
+const CANCEL_GRACE_MS = 1000;
 
 /** The work of one request: its deadline, why it stopped (if it did), and the queries it is running. */
 export class RequestWork {
@@ -149,7 +149,7 @@ export async function outsideDeadline<T>(step: () => Promise<T>): Promise<T> {
  * An error of the request's deadline; `replyForError` answers it with a 503 `databaseTimeout`.
  * @example deadlineError(10_000).name // 'FastCrudDeadlineError'
  */
-export function deadlineError(timeoutMs: number): Error {
+function deadlineError(timeoutMs: number): Error {
   return Object.assign(new Error(`The request passed its deadline of ${timeoutMs} ms (global.timeout_ms)`), { name: DEADLINE_ERROR_NAME });
 }
 

@@ -134,10 +134,9 @@ export function queriesAsPlanned(model: ModelStatic<Model>): boolean {
   return (Sequelize as unknown as { _cls?: unknown })._cls === undefined && (scope === undefined || Object.keys(scope).length === 0);
 }
 
-/** Runs a prepared select's SQL on the driver connection or through `sequelize.query`, as `select.driver` says. */
-function run(select: RawSelect, sql: string, options: Record<string, unknown>): Promise<unknown> {
-  const sequelize = select.model.sequelize!;
-  return select.driver ? driverSelect(sequelize, sql, options) : sequelize.query(sql, options as never);
+/** Runs a select's SQL on the driver connection (`driverSelect`) or through `sequelize.query`. */
+function run(sequelize: Sequelize, sql: string, options: Readonly<Record<string, unknown>>, driver: boolean): Promise<unknown> {
+  return driver ? driverSelect(sequelize, sql, options) : sequelize.query(sql, options as never);
 }
 
 /**
@@ -163,13 +162,12 @@ function selectSql(select: RawSelect, options: Record<string, unknown>, headKey:
 }
 
 /**
- * The page of a search as plain rows of the shape's attributes, converted as an instance would hold them;
- * `limit` overrides the query's (one row past the page, for `search.count: 'none'`).
+ * The page of a search as plain rows of the shape's attributes, converted as an instance would hold them.
  * @example const rows = await rawPage(rawSelect(Product, query, shape), shape);
  */
-export async function rawPage(select: RawSelect, shape: Extract<RowShape, { path: 'raw' }>, limit?: number): Promise<Record<string, unknown>[]> {
-  const options = limit === undefined ? { ...select.options } : { ...select.options, limit };
-  const rows = (await run(select, selectSql(select, options, select.attributesKey), options)) as Record<string, unknown>[];
+export async function rawPage(select: RawSelect, shape: Extract<RowShape, { path: 'raw' }>): Promise<Record<string, unknown>[]> {
+  const options = { ...select.options };
+  const rows = (await run(select.model.sequelize!, selectSql(select, options, select.attributesKey), options, select.driver)) as Record<string, unknown>[];
   return convertRows(select.model, rows, shape);
 }
 
@@ -182,7 +180,7 @@ export async function rawCount(select: RawSelect): Promise<number> {
   const { model } = select;
   const sequelize = model.sequelize!;
   const options: Record<string, unknown> = { ...select.options, attributes: [[sequelize.fn('count', sequelize.col('*')), 'count']], order: undefined, limit: undefined, offset: undefined, plain: true };
-  const row = (await run(select, selectSql(select, options, '\u0003count'), options)) as { count?: unknown } | null;
+  const row = (await run(sequelize, selectSql(select, options, '\u0003count'), options, select.driver)) as { count?: unknown } | null;
   return Number(row?.count ?? 0);
 }
 
@@ -196,7 +194,7 @@ export async function rawRows(model: ModelStatic<Model>, query: FindOptions): Pr
   const options = prepare(model, query, query.attributes);
   const sql = (model as unknown as ModelInternals).queryInterface.queryGenerator.selectQuery(model.getTableName(), options, model);
   const sequelize = model.sequelize!;
-  return (await (driverEligible(sequelize, options) ? driverSelect(sequelize, sql, options) : sequelize.query(sql, options as never))) as Record<string, unknown>[];
+  return (await run(sequelize, sql, options, driverEligible(sequelize, options))) as Record<string, unknown>[];
 }
 
 /** Sequelize's SQLite DATE parser (what it applies to an instance's date column), and each type's sanitizer. */

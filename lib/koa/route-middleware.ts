@@ -73,5 +73,10 @@ function writeReply(ctx: Context, reply: Reply): void {
   ctx.status = reply.status;
   if (reply.headers !== undefined) ctx.set(reply.headers);
   const { body } = reply;
-  ctx.body = body.status === 'success' && withheldMeta(ctx, body.meta) !== body.meta ? { ...body, meta: withheldMeta(ctx, body.meta) } : body;
+  if (body.status !== 'success') {
+    ctx.body = body;
+    return;
+  }
+  const meta = withheldMeta(ctx, body.meta);
+  ctx.body = meta === body.meta ? body : { ...body, meta };
 }

@@ -105,9 +105,9 @@ for (const dialect of DIALECTS) {
           // Twice: the second assembly reads the head and the order from the cache.
           for (let i = 0; i < 2; i += 1) {
             // Through sequelize.query, whose text is captured offline; the driver path runs the same string (raw-select.ts `run`).
-            const select = rawSelect(Product, query, shape, { driver: false });
-            const limit = limited ? 7 : undefined;
-            assert.equal(await sentSql(Product, () => rawPage(select, shape, limit)), await selectSql(Product, { ...query, attributes, ...(limit !== undefined && { limit }) }));
+            const page = limited ? { ...query, limit: 7 } : query;
+            const select = rawSelect(Product, page, shape, { driver: false });
+            assert.equal(await sentSql(Product, () => rawPage(select, shape)), await selectSql(Product, { ...page, attributes }));
             assert.equal(await sentSql(Product, () => rawCount(select)), await sentSql(Product, () => Product.count(query)));
           }
           // A paranoid model: the clause findAll adds, on the page and the count.
