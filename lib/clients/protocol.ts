@@ -223,12 +223,19 @@ export async function request(
   body?: unknown,
   signal?: unknown,
 ): Promise<{ readonly data: unknown; readonly meta: Readonly<Record<string, unknown>> }> {
-  const extra = typeof options.headers === 'function' ? await options.headers() : options.headers;
-  const headers: Record<string, string> = { Accept: 'application/json', ...(body !== undefined && { 'Content-Type': 'application/json' }), ...extra };
+  const headers: Record<string, string> = { Accept: 'application/json', ...(body !== undefined && { 'Content-Type': 'application/json' }), ...(await resolveHeaders(options)) };
   const text = body === undefined ? undefined : JSON.stringify(body);
   const { status, envelope, statusText } = options.httpClient ? await viaHttpClient(options, method, url, headers, text, signal) : await viaFetch(options, method, url, headers, text, signal);
   if (status < 200 || status >= 300 || !isObject(envelope) || envelope['status'] !== 'success') throw new ProtocolError(status, envelope, statusText);
   return { data: envelope['data'], meta: isObject(envelope['meta']) ? envelope['meta'] : {} };
+}
+
+/**
+ * The extra headers of `options.headers`, called when it is a function; none when absent.
+ * @example await resolveHeaders({ headers: async () => ({ Authorization: 'Bearer t' }) }) // { Authorization: 'Bearer t' }
+ */
+export async function resolveHeaders(options: ClientOptions): Promise<Readonly<Record<string, string>>> {
+  return (typeof options.headers === 'function' ? await options.headers() : options.headers) ?? {};
 }
 
 interface Received {
@@ -252,8 +259,11 @@ async function viaHttpClient(options: ClientOptions, method: string, url: string
     const reply = await options.httpClient!(url, init);
     return { status: reply.status, envelope: reply.json ?? (reply.body === undefined ? undefined : parseJson(reply.body)), statusText: '' };
   } catch (error) {
-    // fetchJson rejects a non-2xx reply with an error carrying its status and parsed body.
-    if (isObject(error) && typeof error['status'] === 'number') return { status: error['status'], envelope: error['body'], statusText: String(error['message'] ?? '') };
+    // fetchJson rejects a non-2xx reply with an error carrying its status and parsed body; another client may carry the body's text.
+    if (isObject(error) && typeof error['status'] === 'number') {
+      const body = typeof error['body'] === 'string' ? parseJson(error['body']) : error['body'];
+      return { status: error['status'], envelope: body, statusText: String(error['message'] ?? '') };
+    }
     throw error;
   }
 }

@@ -6,7 +6,6 @@
 import { OPERATORS } from '../core/operators.js';
 import {
   chunks,
-  failItems,
   fieldErrors,
   hasMoreOf,
   idPath,
@@ -17,7 +16,6 @@ import {
   totalOf,
   VALIDATION_STATUSES,
   type ClientOptions,
-  type FailItem,
   type FilterCondition,
   type FilterOperator,
   type SearchQuery,
@@ -166,7 +164,7 @@ export function dataProvider(apiUrl: string, options: ReactAdminOptions = {}): K
     supportAbortSignal: true,
     getList: list,
     async getOne(resource, { id, meta, signal }) {
-      const { data } = await send('GET', resourceUrl(apiUrl, resource, idPath(id), includeParam(meta)), undefined, signal);
+      const { data } = await send('GET', resourceUrl(apiUrl, resource, idPath(id), searchParams({ include: meta?.include })), undefined, signal);
       return { data: record(data) };
     },
     async getMany(resource, { ids, meta, signal }) {
@@ -267,15 +265,11 @@ function condition(field: string, op: FilterOperator, value: unknown): FilterCon
  * @example toHttpError(error, [400, 409, 422]).body.errors // { price: 'A price is never negative' }
  */
 export function toHttpError(error: ProtocolError, validationStatuses: readonly number[] = VALIDATION_STATUSES): HttpError {
-  const items: readonly FailItem[] = error.items.length > 0 ? error.items : failItems(error.envelope);
+  const { items } = error;
   const envelope = typeof error.envelope === 'object' && error.envelope !== null ? (error.envelope as Record<string, unknown>) : {};
   const errors = items.length > 0 && validationStatuses.includes(error.status) ? { errors: fieldErrors(items) } : {};
   const body = error.envelope === undefined && Object.keys(errors).length === 0 ? null : { ...envelope, ...errors };
   return new HttpError(error.message, error.status, body);
-}
-
-function includeParam(meta: RaMeta | undefined): string {
-  return meta?.include && meta.include.length > 0 ? `include=${encodeURIComponent(meta.include.join(','))}` : '';
 }
 
 function isOperator(name: string): name is FilterOperator {

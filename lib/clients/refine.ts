@@ -11,8 +11,10 @@ import {
   idPath,
   ProtocolError,
   request,
+  resolveHeaders,
   resourceUrl,
   searchParams,
+  textOf,
   totalOf,
   VALIDATION_STATUSES,
   type ClientOptions,
@@ -202,7 +204,7 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
       return { data: rows, total: total ?? fallback, ...(hasMore !== undefined && { hasMore }) };
     },
     async getOne({ resource, id, meta }) {
-      return { data: (await send('GET', url(resource, idPath(id), includeParam(meta)), undefined, signalOf(meta))).data as AnyRecord };
+      return { data: (await send('GET', url(resource, idPath(id), searchParams({ include: meta?.include })), undefined, signalOf(meta))).data as AnyRecord };
     },
     async getMany({ resource, ids, meta }) {
       const pages = await Promise.all(
@@ -235,7 +237,7 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
     async custom({ url: target, method, filters, sorters, payload, query, headers, meta }) {
       const { conditions, term, sort } = refineQuery({ filters, sorters }, searchField);
       const searched = searchParams({ conditions, term, sort }, termKey);
-      const extra = query === undefined || query === null ? '' : Object.entries(query as Record<string, unknown>).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
+      const extra = query === undefined || query === null ? '' : Object.entries(query as Record<string, unknown>).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(textOf(v))}`).join('&');
       const qs = [searched, extra].filter((part) => part !== '').join('&');
       const absolute = /^[a-z][a-z\d+.-]*:\/\//i.test(target) || target.startsWith('/') ? target : `${apiUrl.replace(/\/+$/, '')}/${target}`;
       const full = qs === '' ? absolute : `${absolute}${absolute.includes('?') ? '&' : '?'}${qs}`;
@@ -318,15 +320,9 @@ export function refineConditions(filters: readonly RefineFilter[], searchField =
  * @example toHttpError(error).errors // { price: 'A price is never negative' }
  */
 export function toHttpError(error: ProtocolError, validationStatuses: readonly number[] = VALIDATION_STATUSES): HttpError {
-  const withField = error.items.filter((item) => item.field !== null && item.field !== '');
+  // fieldErrors puts an item without a field (or named 'root') under root; Refine wants those in message only.
+  const withField = error.items.filter((item) => item.field !== null && item.field !== '' && item.field !== 'root');
   const errors = withField.length > 0 && validationStatuses.includes(error.status) ? (fieldErrors(withField) as Record<string, string>) : undefined;
   return new HttpError(error.message, error.status, error.items, error.envelope, errors);
 }
 
-async function resolveHeaders(options: ClientOptions): Promise<Readonly<Record<string, string>>> {
-  return (typeof options.headers === 'function' ? await options.headers() : options.headers) ?? {};
-}
-
-function includeParam(meta: RefineMeta | undefined): string {
-  return meta?.include && meta.include.length > 0 ? `include=${encodeURIComponent(meta.include.join(','))}` : '';
-}

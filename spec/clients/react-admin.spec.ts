@@ -152,6 +152,18 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
       assert.deepEqual(Object.keys(unique.body?.['errors'] as object), ['sku']);
     });
 
+    it('reads the fail items of an httpClient that rejects with the reply body as text, as it reads a parsed one', async () => {
+      const textClient = async (url: string, init: RequestInit) => {
+        const response = await fetch(url, init);
+        const body = await response.text();
+        if (!response.ok) throw Object.assign(new Error(response.statusText), { status: response.status, body });
+        return { status: response.status, body };
+      };
+      const viaText = throughRaCore(dataProvider(`${demo().url}/api`, { httpClient: textClient as never }));
+      const error = await rejection(viaText.update('products', { id: pan, data: { price: -1 }, previousData: { id: pan } }));
+      assert.deepEqual([error.status, error.body?.['errors']], [400, { price: 'A price is never negative' }]);
+    });
+
     it('rejects a 403 with an HttpError that has a message and no form errors, with the auth headers of the options', async () => {
       let calls = 0;
       const headers = () => {
