@@ -124,12 +124,20 @@ function checkInstant(problem: string | undefined, date: Date): E.Either<string,
   return wrong === undefined ? E.right(date) : E.left(wrong);
 }
 
-function enumValues(definition: AttributeDefinition): readonly string[] {
+/**
+ * The values an ENUM attribute takes (its type's, or its options'); none for another type.
+ * @example enumValues({ type: DataTypes.ENUM('a', 'b') }) // ['a', 'b']
+ */
+export function enumValues(definition: AttributeDefinition): readonly string[] {
   const type = definition.type as TypeShape | undefined;
   return type?.values ?? type?.options?.values ?? [];
 }
 
-function maxLength(definition: AttributeDefinition): number | undefined {
+/**
+ * The most characters a STRING or CHAR attribute holds (Sequelize's default 255); undefined for another type.
+ * @example maxLength({ type: DataTypes.STRING(60) }) // 60
+ */
+export function maxLength(definition: AttributeDefinition): number | undefined {
   const type = definition.type as TypeShape | undefined;
   return type?.key === 'STRING' || type?.key === 'CHAR' ? (type._length ?? type.options?.length ?? 255) : undefined;
 }

@@ -1,6 +1,7 @@
 /** JSend replies as values: success, fail and error bodies with their statuses. */
 import type { ErrorCode, FailItem, OptionsError, Reply } from '../types.js';
 import type { DatabaseFailure } from './db-failure.js';
+import { statusOf } from './error-codes.js';
 
 
 /**
@@ -34,7 +35,7 @@ export function error(status = 500, message = 'Internal Server Error'): Reply {
  *   // { status: 503, headers: { 'Retry-After': '1' }, body: { status: 'error', code: 'databaseTimeout', message: 'The database did not answer in time' } }
  */
 export function unavailable(code: DatabaseFailure, retryAfterSeconds = RETRY_AFTER_SECONDS): Reply {
-  return { status: 503, headers: { 'Retry-After': String(retryAfterSeconds) }, body: { status: 'error', code, message: UNAVAILABLE_MESSAGES[code] } };
+  return { status: statusOf(code), headers: { 'Retry-After': String(retryAfterSeconds) }, body: { status: 'error', code, message: UNAVAILABLE_MESSAGES[code] } };
 }
 
 /**

@@ -40,6 +40,14 @@ export const MAX_RELATION_DEPTH = 3;
 const SINGULAR: ReadonlySet<string> = new Set(['BelongsTo', 'HasOne']);
 
 /**
+ * True for an association that gives one record (belongs-to, has-one), not a list.
+ * @example isSingular(Product.associations.category) // true
+ */
+export function isSingular(association: AssociationShape): boolean {
+  return SINGULAR.has(association.associationType);
+}
+
+/**
  * True for a client's name that walks associations (`category.name`), as opposed to a column of the model.
  * @example isRelationPath('category.name') // true
  */
@@ -74,7 +82,7 @@ export function resolveRelationPath(
     const prefix = steps.slice(0, index + 1).join('.');
     policy = policies !== undefined && Object.hasOwn(policies, prefix) ? policies[prefix] : undefined;
     if (association === undefined || policy === undefined) return notFound(`${JSON.stringify(prefix)} is not an association this resource opens`);
-    singular &&= SINGULAR.has(association.associationType);
+    singular &&= isSingular(association);
     source = association.target;
   }
   const attribute = name === 'id' ? (findFieldNamed(source, findField)?.attribute ?? name) : name;

@@ -4,7 +4,7 @@ import type { ErrorCode, FailItem, FieldPolicy, RelationPolicy } from '../types.
 import { kindOf } from './attribute-kinds.js';
 import { findColumn, knownNames } from './columns.js';
 import { didYouMean } from './nearest.js';
-import { MAX_RELATION_DEPTH, type RelationModel } from './relation-paths.js';
+import { isSingular, MAX_RELATION_DEPTH, type RelationModel } from './relation-paths.js';
 import { isRecord } from './query-params.js';
 
 /** What a resource declares for one association path; names may be attribute or column names of the associated model. */
@@ -23,15 +23,28 @@ export interface RelationDeclaration {
 export type RelationDeclarations = Readonly<Record<string, RelationDeclaration>>;
 
 /**
+ * The model a path of associations reaches, and whether every step gives one record (belongs-to,
+ * has-one); undefined when a step is not an association.
+ * @example reachOf(Order, 'customer') // { model: Customer, singular: true }
+ */
+export function reachOf(model: RelationModel, path: string): { readonly model: RelationModel; readonly singular: boolean } | undefined {
+  let source = model;
+  let singular = true;
+  for (const step of path.split('.')) {
+    const association = Object.hasOwn(source.associations ?? {}, step) ? source.associations![step] : undefined;
+    if (association === undefined) return undefined;
+    singular &&= isSingular(association);
+    source = association.target;
+  }
+  return { model: source, singular };
+}
+
+/**
  * The model a path of associations reaches, or undefined when a step is not an association.
  * @example targetOf(Order, 'customer') // Customer
  */
 export function targetOf(model: RelationModel, path: string): RelationModel | undefined {
-  let source: RelationModel | undefined = model;
-  for (const step of path.split('.')) {
-    source = source !== undefined && Object.hasOwn(source.associations ?? {}, step) ? source.associations![step]!.target : undefined;
-  }
-  return source;
+  return reachOf(model, path)?.model;
 }
 
 /**

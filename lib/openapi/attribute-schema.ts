@@ -1,11 +1,12 @@
 /** JSON Schema (OpenAPI 3.1) for model attributes: types, nullability and the validators that map onto keywords. */
-import { kindOf } from '../core/attribute-kinds.js';
+import { enumValues, kindOf, maxLength } from '../core/attribute-kinds.js';
 import type { AttributeDefinition, AttributeSource } from '../types.js';
 
 /** A JSON Schema object, as OpenAPI 3.1 takes it. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
-const BY_KIND: Readonly<Record<string, JsonSchema>> = {
+/** The schema of a value of each kind, before its type's own keywords. */
+export const BY_KIND: Readonly<Record<string, JsonSchema>> = {
   integer: { type: 'integer' },
   number: { type: 'number' },
   boolean: { type: 'boolean' },
@@ -59,11 +60,13 @@ function numberAsText(key: 'BIGINT' | 'DECIMAL', type: { _precision?: number; _s
  */
 export function attributeSchema(definition: AttributeDefinition, dialect?: string): JsonSchema {
   const base = BY_KIND[kindOf(definition)]!;
-  const type = definition.type as { key?: string; values?: readonly string[]; _length?: number; _precision?: number; _scale?: number; options?: { length?: number } } | undefined;
+  const type = definition.type as { key?: string; _precision?: number; _scale?: number } | undefined;
   const key = type?.key === 'BIGINT' || type?.key === 'DECIMAL' ? type.key : undefined;
   const schema: Record<string, unknown> = { ...base, ...(key !== undefined && numberAsText(key, type!, dialect)) };
-  if (type?.key === 'STRING' || type?.key === 'CHAR') schema['maxLength'] = type._length ?? type.options?.length ?? 255;
-  if (type?.values) schema['enum'] = [...type.values];
+  const length = maxLength(definition);
+  if (length !== undefined) schema['maxLength'] = length;
+  const values = enumValues(definition);
+  if (values.length > 0) schema['enum'] = [...values];
   Object.assign(schema, validatorKeywords(definition.validate ?? {}));
   // A primary key is never null, whatever allowNull says.
   if (definition.allowNull !== false && !definition.primaryKey) {

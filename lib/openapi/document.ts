@@ -4,7 +4,7 @@ import { DEFAULT_CONFIG } from '../core/config.js';
 import { ERROR_CODES } from '../core/error-codes.js';
 import { RECORD_ACTIONS, findFieldOf, type RecordAction } from '../core/find-field.js';
 import { planRoutes, type ControllerShape } from '../core/plan-routes.js';
-import type { RelationModel } from '../core/relation-paths.js';
+import { isSingular, type RelationModel } from '../core/relation-paths.js';
 import type { AttributeSource, CrudMethod, FastCrudConfig, FieldPolicy, PlanOptions } from '../types.js';
 import { objectSchema, requiredOnCreate, attributeSchema, type JsonSchema } from './attribute-schema.js';
 import { operationFor } from './operations.js';
@@ -40,7 +40,7 @@ export interface OpenApiOptions {
 }
 
 /** The security scheme the document offers when abilities guard routes and the options name none. */
-export const DEFAULT_SECURITY_SCHEMES: Readonly<Record<string, JsonSchema>> = Object.freeze({
+const DEFAULT_SECURITY_SCHEMES: Readonly<Record<string, JsonSchema>> = Object.freeze({
   bearerAuth: { type: 'http', scheme: 'bearer', description: 'The credentials your app checks before it asks can() for the ability a route names (x-ability)' },
 });
 
@@ -129,7 +129,7 @@ function withIncluded(schema: JsonSchema, model: RelationModel, policy: FieldPol
     if (association === undefined) continue;
     const target = association.target;
     const row = withIncluded(objectSchema(target, relation.visible, alwaysReturned(target, relation.visible), dialect), target, policy, `${path}.`, dialect);
-    properties[name] = association.associationType === 'BelongsTo' || association.associationType === 'HasOne' ? { ...row, type: ['object', 'null'] } : { type: 'array', items: row };
+    properties[name] = isSingular(association) ? { ...row, type: ['object', 'null'] } : { type: 'array', items: row };
   }
   return { ...schema, properties };
 }

@@ -2,7 +2,7 @@
 import { statusOf } from '../core/error-codes.js';
 import type { RouteDef } from '../types.js';
 import type { JsonSchema } from './attribute-schema.js';
-import { PAGE_PARAMETERS, type QueryParameter } from './query-parameters.js';
+import { PAGE_PARAMETERS, queryParameter, type QueryParameter } from './query-parameters.js';
 
 /** What an operation needs to know about its resource. */
 export interface OperationContext {
@@ -30,7 +30,7 @@ const success = (data: JsonSchema, meta: JsonSchema = { type: 'object' }) =>
   json({ type: 'object', required: ['status', 'data', 'meta'], properties: { status: { const: 'success' }, data, meta } });
 const failResponse = (description: string) => ({ description, content: json(ref('JSendFail')) });
 
-const query = (name: string, schema: JsonSchema, description: string, required = false) => ({ name, in: 'query', required, description, schema });
+const query = (name: string, schema: JsonSchema, description: string, required = false) => queryParameter(name, schema, description, { required });
 
 /** What each action does, for its operation's description. */
 const DESCRIPTIONS: Readonly<Record<string, (record: string) => string>> = {

@@ -1,11 +1,13 @@
 /** Search's query parameters, one per filterable column and operator, as generators and the explorer send them. */
-import { kindOf, type ValueKind } from '../core/attribute-kinds.js';
+import { enumValues, kindOf, maxLength, type ValueKind } from '../core/attribute-kinds.js';
 import { DATE_PATTERNS } from '../core/date-bounds.js';
-import { OPERATORS, operatorApplies } from '../core/filter-parser.js';
+import { operatorApplies } from '../core/filter-parser.js';
+import { OPERATORS } from '../core/operators.js';
 import { QS_OPTIONS } from '../core/qs-limits.js';
-import type { AssociationShape, RelationModel } from '../core/relation-paths.js';
+import type { RelationModel } from '../core/relation-paths.js';
+import { reachOf } from '../core/relation-policy.js';
 import type { AttributeDefinition, FieldPolicy, Operator } from '../types.js';
-import type { JsonSchema } from './attribute-schema.js';
+import { BY_KIND, type JsonSchema } from './attribute-schema.js';
 
 /** One OpenAPI query parameter. */
 export interface QueryParameter {
@@ -27,9 +29,8 @@ export interface SearchShape {
   readonly termKey?: string | undefined;
 }
 
-// What each operator means, for the parameter's description; one this table lacks is named by its arity.
-// `null` is read when the parser's table has it.
-const MEANING: Readonly<Record<string, string>> = {
+/** What each operator means, for the parameter's description. */
+const MEANING: Readonly<Record<Operator, string>> = {
   eq: 'equals the value',
   neq: 'differs from the value (NULL does not match)',
   like: 'contains the text, case-insensitively',
@@ -47,39 +48,39 @@ const MEANING: Readonly<Record<string, string>> = {
   json: 'contains the JSON value',
 };
 
-const ARITY_TEXT = { one: 'one value', list: 'a list of values', two: 'two values', none: 'no value' } as const;
-
 const DATE_TEXT: Partial<Readonly<Record<ValueKind, string>>> = {
   date: ' A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z).',
   dateonly: ' A date bound: YYYY-MM-DD, YYYY-MM or YYYY.',
 };
 
-const query = (name: string, schema: JsonSchema, description: string, extra: Partial<QueryParameter> = {}): QueryParameter => ({ name, in: 'query', required: false, description, schema, ...extra });
-
 /**
- * The schema of one filter value on a column of this kind: what the filter parser coerces it to.
- * @example valueSchema({ type: DataTypes.DECIMAL(10, 2) }, 'gte') // { type: 'number' }
+ * One query parameter, optional unless `extra` says otherwise.
+ * @example queryParameter('page', { type: 'integer' }, 'Page number').in // 'query'
  */
-export function valueSchema(definition: AttributeDefinition, op: Operator): JsonSchema {
+export const queryParameter = (name: string, schema: JsonSchema, description: string, extra: Partial<QueryParameter> = {}): QueryParameter => ({ name, in: 'query', required: false, description, schema, ...extra });
+
+/** The schema of one filter value on a column of this kind: what the filter parser coerces it to. */
+function valueSchema(definition: AttributeDefinition, op: Operator): JsonSchema {
   if (op === 'like' || op === 'json') return { type: 'string' };
-  const type = definition.type as { values?: readonly string[]; _length?: number; options?: { length?: number }; key?: string } | undefined;
-  switch (kindOf(definition)) {
+  const kind = kindOf(definition);
+  switch (kind) {
     case 'integer':
-      return { type: 'integer' };
     case 'number':
-      return { type: 'number' };
     case 'boolean':
-      return { type: 'boolean' };
     case 'uuid':
-      return { type: 'string', format: 'uuid' };
+      return BY_KIND[kind]!;
     case 'date':
       return { type: 'string', pattern: `${DATE_PATTERNS.calendar}|${DATE_PATTERNS.instant}` };
     case 'dateonly':
       return { type: 'string', pattern: DATE_PATTERNS.calendar };
-    case 'enum':
-      return { type: 'string', ...(type?.values && { enum: [...type.values] }) };
-    case 'string':
-      return { type: 'string', ...((type?.key === 'STRING' || type?.key === 'CHAR') && { maxLength: type._length ?? type.options?.length ?? 255 }) };
+    case 'enum': {
+      const values = enumValues(definition);
+      return { type: 'string', ...(values.length > 0 && { enum: [...values] }) };
+    }
+    case 'string': {
+      const length = maxLength(definition);
+      return { type: 'string', ...(length !== undefined && { maxLength: length }) };
+    }
     default:
       return { type: 'string' };
   }
@@ -89,18 +90,17 @@ export function valueSchema(definition: AttributeDefinition, op: Operator): Json
  * The parameter `filter[<name>][<op>]` for one filterable column and one operator the parser
  * takes on it: a scalar typed by the column, an array for the list operators (repeated, as
  * `filter[price][in]=1&filter[price][in]=2`, or comma-separated), `true` for those that take none.
- * @example filterParameter('price', { type: DataTypes.DECIMAL(10, 2) }, 'gte').name // 'filter[price][gte]'
  */
-export function filterParameter(name: string, definition: AttributeDefinition, op: Operator): QueryParameter {
+function filterParameter(name: string, definition: AttributeDefinition, op: Operator): QueryParameter {
   const arity = OPERATORS[op];
   const item = valueSchema(definition, op);
   const schema: JsonSchema =
     arity === 'one' ? item
     : arity === 'none' ? { type: 'boolean', enum: [true] }
     : { type: 'array', items: item, minItems: arity === 'two' ? 2 : 1, maxItems: arity === 'two' ? 2 : QS_OPTIONS.arrayLimit };
-  const meaning = MEANING[op] ?? `applies the ${op} operator (${ARITY_TEXT[arity]})`;
+  const meaning = MEANING[op];
   const lists = arity === 'list' || arity === 'two' ? ' Repeat the parameter per value, or send one comma-separated value.' : arity === 'none' ? ' Send true.' : '';
-  return query(`filter[${name}][${op}]`, schema, `Rows whose ${name} ${meaning}.${DATE_TEXT[kindOf(definition)] ?? ''}${lists}`, arity === 'list' || arity === 'two' ? { style: 'form', explode: true } : {});
+  return queryParameter(`filter[${name}][${op}]`, schema, `Rows whose ${name} ${meaning}.${DATE_TEXT[kindOf(definition)] ?? ''}${lists}`, arity === 'list' || arity === 'two' ? { style: 'form', explode: true } : {});
 }
 
 /**
@@ -120,10 +120,10 @@ export function filterParameters(shape: SearchShape): QueryParameter[] {
     });
   };
   const related = Object.entries(shape.policy.relations ?? {}).flatMap(([path, relation]) => {
-    const target = targetOf(shape.model, path);
+    const target = reachOf(shape.model, path);
     return target === undefined ? [] : columns(target.model, relation.filterable, `${path}.`);
   });
-  const term = shape.termKey === undefined ? [] : [query(`filter[${shape.termKey}]`, { type: 'string' }, 'Rows any of whose term fields contains the text, case-insensitively')];
+  const term = shape.termKey === undefined ? [] : [queryParameter(`filter[${shape.termKey}]`, { type: 'string' }, 'Rows any of whose term fields contains the text, case-insensitively')];
   return [...columns(shape.model, shape.policy.filterable, ''), ...related, ...term];
 }
 
@@ -134,13 +134,13 @@ export function filterParameters(shape: SearchShape): QueryParameter[] {
  */
 export function sortParameter(shape: SearchShape): QueryParameter {
   const related = Object.entries(shape.policy.relations ?? {}).flatMap(([path, relation]) => {
-    const target = targetOf(shape.model, path);
+    const target = reachOf(shape.model, path);
     return target?.singular ? [...relation.sortable].filter((name) => target.model.getAttributes()[name] !== undefined).map((name) => `${path}.${name}`) : [];
   });
   const names = [...shape.policy.sortable, ...related];
   const keys = new Set(Object.entries(shape.model.getAttributes()).flatMap(([name, definition]) => (definition.primaryKey ? [name] : [])));
   const example = names.filter((name) => !keys.has(name)).slice(0, 2);
-  return query('sort', { type: 'array', items: { type: 'string', enum: names.flatMap((name) => [name, `-${name}`]) } }, 'Columns to order by, in order; a leading - sorts descending', {
+  return queryParameter('sort', { type: 'array', items: { type: 'string', enum: names.flatMap((name) => [name, `-${name}`]) } }, 'Columns to order by, in order; a leading - sorts descending', {
     style: 'form',
     explode: false,
     ...(example.length > 0 && { example: example.map((name, index) => (index === 0 ? `-${name}` : name)) }),
@@ -154,25 +154,12 @@ export function sortParameter(shape: SearchShape): QueryParameter {
 export function includeParameter(shape: SearchShape): QueryParameter | undefined {
   const includable = Object.entries(shape.policy.relations ?? {}).flatMap(([path, relation]) => (relation.include ? [path] : []));
   if (includable.length === 0) return undefined;
-  return query('include', { type: 'array', items: { type: 'string', enum: includable } }, 'Associations to load with each record', { style: 'form', explode: false, example: [includable[0]] });
+  return queryParameter('include', { type: 'array', items: { type: 'string', enum: includable } }, 'Associations to load with each record', { style: 'form', explode: false, example: [includable[0]] });
 }
 
 /** The page parameters of search. */
 export const PAGE_PARAMETERS: readonly QueryParameter[] = [
-  query('page', { type: 'integer', minimum: 1, default: 1 }, 'Page number, from 1'),
-  query('perPage', { type: 'integer', minimum: 1 }, 'Rows per page (capped at search.max_per_page)'),
-  query('skipPagination', { type: 'boolean' }, 'true returns every row'),
+  queryParameter('page', { type: 'integer', minimum: 1, default: 1 }, 'Page number, from 1'),
+  queryParameter('perPage', { type: 'integer', minimum: 1 }, 'Rows per page (capped at search.max_per_page)'),
+  queryParameter('skipPagination', { type: 'boolean' }, 'true returns every row'),
 ];
-
-/** The model an association path reaches, and whether every step is belongs-to or has-one. */
-function targetOf(model: RelationModel, path: string): { model: RelationModel; singular: boolean } | undefined {
-  let source: RelationModel | undefined = model;
-  let singular = true;
-  for (const step of path.split('.')) {
-    const association: AssociationShape | undefined = source && Object.hasOwn(source.associations ?? {}, step) ? source.associations![step] : undefined;
-    if (association === undefined) return undefined;
-    singular &&= association.associationType === 'BelongsTo' || association.associationType === 'HasOne';
-    source = association.target;
-  }
-  return { model: source!, singular };
-}
