@@ -2,7 +2,7 @@
  * Benchmark: search and options of koa-fast-crud against a floor server written here (Koa + the raw
  * driver + hand-written SQL + JSON.stringify), the fastest this stack can answer the same requests.
  * 10,000 products (9,000 live); each round starts a fresh process per side, checks that both answer
- * the same bytes, then loads them in turn (A, B, B, A, …) with 32 keep-alive connections from this
+ * the same bytes, then loads them in turn, in half-second slices (A, B, B, A, …), with 32 keep-alive connections from this
  * process. Prints, per workload, the throughput ratio library/floor and the server CPU per request.
  *   npm run bench -- search-options [rounds] [seconds]   (SQLite file under .tmp/; PostgreSQL too when FAST_CRUD_PG_URL answers)
  */
@@ -86,6 +86,9 @@ function cpuRoute(app: Koa): void {
 
 async function listen(app: Koa): Promise<void> {
   const server = app.listen(0, '127.0.0.1');
+  // The runner's pooled sockets wait while the other side is loaded: past Node's 5 s keep-alive
+  // timeout the server would close one as the runner reuses it (ECONNRESET).
+  server.keepAliveTimeout = 60_000;
   await new Promise((resolve) => server.once('listening', resolve));
   // Exit normally on kill, so `node --cpu-prof` writes its profile.
   process.once('SIGTERM', () => process.exit(0));
@@ -198,23 +201,46 @@ interface Sample {
   readonly cpuMs: number;
 }
 
-/** 32 connections, each sending the next request when the last is answered, for `seconds`. */
-async function load(port: number, path: string, seconds: number): Promise<Sample> {
+/** What one side did in a load: requests answered, seconds spent, server CPU in microseconds. */
+interface Tally {
+  done: number;
+  seconds: number;
+  cpuMicros: number;
+}
+
+/** 32 connections, each sending the next request when the last is answered, for `seconds`; adds what it did to `tally`. */
+async function load(port: number, path: string, seconds: number, tally: Tally): Promise<void> {
   const before = await cpu(port);
   const started = performance.now();
   const until = started + seconds * 1000;
-  let done = 0;
   await Promise.all(
     Array.from({ length: 32 }, async () => {
       while (performance.now() < until) {
         await get(port, path);
-        done += 1;
+        tally.done += 1;
       }
     }),
   );
-  const elapsed = (performance.now() - started) / 1000;
-  const after = await cpu(port);
-  return { rps: done / elapsed, cpuMs: (after - before) / 1000 / done };
+  tally.seconds += (performance.now() - started) / 1000;
+  tally.cpuMicros += (await cpu(port)) - before;
+}
+
+/** Seconds of one slice: each round loads the two sides in turn, a slice at a time, so a machine that speeds up or slows down meets both alike. */
+const SLICE_SECONDS = 0.5;
+
+/**
+ * Loads both servers for `seconds` each, in slices of `SLICE_SECONDS` that alternate A, B, B, A, …
+ * (one 3 s window per side let a shared machine's drift between the windows move a round's ratio by ±15 %).
+ */
+async function loadInterleaved(ports: Record<Side, number>, path: string, seconds: number): Promise<Record<Side, Sample>> {
+  const tallies: Record<Side, Tally> = { floor: { done: 0, seconds: 0, cpuMicros: 0 }, library: { done: 0, seconds: 0, cpuMicros: 0 } };
+  const slices = Math.max(1, Math.round(seconds / SLICE_SECONDS));
+  for (let slice = 0; slice < slices; slice += 1) {
+    const order: Side[] = slice % 2 === 0 ? ['floor', 'library'] : ['library', 'floor'];
+    for (const side of order) await load(ports[side], path, seconds / slices, tallies[side]);
+  }
+  const sample = ({ done, seconds: spent, cpuMicros }: Tally): Sample => ({ rps: done / spent, cpuMs: cpuMicros / 1000 / done });
+  return { floor: sample(tallies.floor), library: sample(tallies.library) };
 }
 
 async function warm(port: number, path: string): Promise<void> {
@@ -240,9 +266,8 @@ async function run(rounds: number, seconds: number, only: Dialect | undefined): 
           if (a !== b) throw new Error(`${dialect} ${workload}: the answers differ\nfloor:   ${a.slice(0, 400)}\nlibrary: ${b.slice(0, 400)}`);
           await warm(servers.floor.port, path);
           await warm(servers.library.port, path);
-          // A, B then B, A: neither side always runs first.
-          const order: Side[] = round % 2 === 0 ? ['floor', 'library'] : ['library', 'floor'];
-          for (const side of order) samples[workload][side].push(await load(servers[side].port, path, seconds));
+          const sampled = await loadInterleaved({ floor: servers.floor.port, library: servers.library.port }, path, seconds);
+          for (const side of ['floor', 'library'] as const) samples[workload][side].push(sampled[side]);
         }
       } finally {
         agent.destroy();
