@@ -197,6 +197,16 @@ export async function rawRows(model: ModelStatic<Model>, query: FindOptions): Pr
   return (await run(sequelize, sql, options, driverEligible(sequelize, options))) as Record<string, unknown>[];
 }
 
+/**
+ * The rows of a SELECT the caller wrote whole (no model options to prepare), on the driver
+ * connection where it may serve it, else through `sequelize.query`.
+ * @example const [row] = await rawSql(sequelize, 'SELECT max(rowid) AS "top" FROM "products";');
+ */
+export async function rawSql(sequelize: Sequelize, sql: string): Promise<Record<string, unknown>[]> {
+  const options = { raw: true, type: QueryTypes.SELECT };
+  return (await run(sequelize, sql, options, driverEligible(sequelize, options))) as Record<string, unknown>[];
+}
+
 /** Sequelize's SQLite DATE parser (what it applies to an instance's date column), and each type's sanitizer. */
 interface TypeParsers {
   readonly sqlite: { readonly DATE: { parse(value: string, options: { timezone: string }): Date } };

@@ -211,7 +211,7 @@ for (const db of databases) for (const form of FORMS) {
       } finally {
         (sequelize as unknown as { options: { logging?: unknown } }).options.logging = before;
       }
-      // Page, count and the options select; on SQLite options counts first (it keeps within search.max_unpaginated without a LIMIT).
+      // Page, count and the options select; on SQLite options first reads the rowid span (it keeps within search.max_unpaginated without a LIMIT).
       const statements = db.dialect === 'sqlite' ? 4 : 3;
       assert.equal(lines.filter((line) => line.includes('SELECT')).length, statements, lines.join('\n'));
 
