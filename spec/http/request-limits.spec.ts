@@ -223,7 +223,7 @@ for (const db of databases) for (const form of FORMS) {
       else assert.deepEqual(selects.map((sql) => [/count\(\*\)/i.test(sql), /LIMIT 5\b/i.test(sql)]), [[false, true]]);
     });
 
-    it('answers SQLite options within the cap by the table\'s rowid span, a count when the span is wider, and the count alone for a view', { skip: db.dialect !== 'sqlite' }, async () => {
+    it('answers SQLite options within the cap by the table\'s rowid span, a count when the span is wider, and the count alone for a view; elsewhere by one row past the cap', async () => {
       const Span = sequelize.define(`${prefix}Span`, { id: { type: DataTypes.INTEGER, primaryKey: true }, name: DataTypes.STRING(20) }, { tableName: `${prefix}_spans`, timestamps: false });
       await Span.sync({ force: true });
       await sequelize.query(`DROP VIEW IF EXISTS ${prefix}_span_view`);
@@ -248,18 +248,21 @@ for (const db of databases) for (const form of FORMS) {
           options.logging = logging;
         }
       };
+      // PostgreSQL and MariaDB keep the select's LIMIT cap + 1 and run it alone.
+      const sqlite = db.dialect === 'sqlite';
+      const runs = (span: boolean, count: boolean, select: boolean) => (sqlite ? [span, count, select] : [false, false, true]);
       try {
         await Span.bulkCreate([1, 2, 3].map((id) => ({ id, name: `n${id}` })));
-        assert.deepEqual(await ask('/spans/options?label=name'), [200, 3, [true, false, true]]);
+        assert.deepEqual(await ask('/spans/options?label=name'), [200, 3, runs(true, false, true)]);
         await Span.destroy({ where: { id: 2 } });
         await Span.create({ id: 10, name: 'n10' });
-        assert.deepEqual(await ask('/spans/options?label=name'), [200, 3, [true, true, true]]);
+        assert.deepEqual(await ask('/spans/options?label=name'), [200, 3, runs(true, true, true)]);
         await Span.create({ id: 11, name: 'n11' });
-        assert.deepEqual(await ask('/spans/options?label=name'), [400, [[null, 'tooManyRows']], [true, true, false]]);
+        assert.deepEqual(await ask('/spans/options?label=name'), [400, [[null, 'tooManyRows']], runs(true, true, false)]);
         await Span.destroy({ where: { id: 11 } });
         // A view has no rowid: the count decides, and after the first request the span is not asked again.
         assert.deepEqual((await ask('/span-view/options?label=name')).slice(0, 2), [200, 3]);
-        assert.deepEqual(await ask('/span-view/options?label=name'), [200, 3, [false, true, true]]);
+        assert.deepEqual(await ask('/span-view/options?label=name'), [200, 3, runs(false, true, true)]);
       } finally {
         spans.close();
         await sequelize.query(`DROP VIEW IF EXISTS ${prefix}_span_view`);
