@@ -36,7 +36,7 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
     else if ((await rowidSpan(model)) > cap && (await countRows(model, hooked)) > cap) return tooMany();
   }
   const found = query.raw === true ? await rawRows(model, query) : ((await model.findAll(query)) as unknown as Record<string, unknown>[]);
-  // A row past the cap: the LIMIT's extra row, or rows added since the count.
+  // A row past the cap: the LIMIT's extra row, or rows added since the span or the count.
   if (found.length > cap) return tooMany();
   const rows = formatOptions(found);
   const items = (await scope.hook('afterOptions', rows)) ?? rows;
@@ -60,6 +60,9 @@ function countsFirst(model: ModelStatic<Model>, query: FindOptions): boolean {
 /** The names SQLite gives a table's rowid, each usable unless the table has a column of that name. */
 const ROWID_NAMES = ['rowid', '_rowid_', 'oid'] as const;
 
+/** Per model: the SELECT of its table's rowid span, or null when the table has no rowid to read. */
+const spanSelects = new WeakMap<ModelStatic<Model>, string | null>();
+
 /**
  * An upper bound of the rows in the model's SQLite table that costs two seeks, not a scan: every
  * row of a rowid table has an integer rowid of its own, so there are at most max − min + 1 of
@@ -67,26 +70,31 @@ const ROWID_NAMES = ['rowid', '_rowid_', 'oid'] as const;
  * table, or columns named after all three of its names. Within the cap, options skip the count.
  */
 async function rowidSpan(model: ModelStatic<Model>): Promise<number> {
-  if (NO_ROWID.has(model)) return Infinity;
-  const sequelize = model.sequelize!;
-  const columns = new Set([...(await tableColumns(model))].map((name) => name.toLowerCase()));
-  const rowid = ROWID_NAMES.find((name) => !columns.has(name));
-  if (rowid === undefined) return Infinity;
-  const { queryGenerator } = sequelize.getQueryInterface() as unknown as { queryGenerator: { quoteTable(table: unknown): string } };
+  const sql = await spanSelect(model);
+  if (sql === null) return Infinity;
   let rows: Record<string, unknown>[];
   try {
-    rows = await rawSql(sequelize, `SELECT max(${rowid}) - min(${rowid}) + 1 AS "span" FROM ${queryGenerator.quoteTable(model.getTableName())};`);
+    rows = await rawSql(model.sequelize!, sql);
   } catch (error) {
     // No rowid (a view, WITHOUT ROWID) for good; any other error may pass: the count decides this time.
-    if (/no such column/i.test(String((error as Error).message))) NO_ROWID.add(model);
+    if (/no such column/i.test(String((error as Error).message))) spanSelects.set(model, null);
     return Infinity;
   }
   const span = rows[0]?.['span'] ?? 0;
   return typeof span === 'number' && Number.isFinite(span) ? span : Infinity;
 }
 
-/** The models whose table turned out to have no rowid. */
-const NO_ROWID = new WeakSet<ModelStatic<Model>>();
+/** The span's SELECT, written once per model from the table's described columns (a column may take a rowid name). */
+async function spanSelect(model: ModelStatic<Model>): Promise<string | null> {
+  const known = spanSelects.get(model);
+  if (known !== undefined) return known;
+  const columns = new Set([...(await tableColumns(model))].map((name) => name.toLowerCase()));
+  const rowid = ROWID_NAMES.find((name) => !columns.has(name));
+  const { queryGenerator } = model.sequelize!.getQueryInterface() as unknown as { queryGenerator: { quoteTable(table: unknown): string } };
+  const sql = rowid === undefined ? null : `SELECT max(${rowid}) - min(${rowid}) + 1 AS "span" FROM ${queryGenerator.quoteTable(model.getTableName())};`;
+  spanSelects.set(model, sql);
+  return sql;
+}
 
 /** The number of rows the options query's conditions match (its order, page and offset left out). */
 async function countRows(model: ModelStatic<Model>, query: FindOptions): Promise<number> {
