@@ -91,7 +91,10 @@ async function spanSelect(model: ModelStatic<Model>): Promise<string | null> {
   const columns = new Set([...(await tableColumns(model))].map((name) => name.toLowerCase()));
   const rowid = ROWID_NAMES.find((name) => !columns.has(name));
   const { queryGenerator } = model.sequelize!.getQueryInterface() as unknown as { queryGenerator: { quoteTable(table: unknown): string } };
-  const sql = rowid === undefined ? null : `SELECT max(${rowid}) - min(${rowid}) + 1 AS "span" FROM ${queryGenerator.quoteTable(model.getTableName())};`;
+  const table = queryGenerator.quoteTable(model.getTableName());
+  // One aggregate per subquery: SQLite answers a lone min() or max() of the rowid by a seek, but
+  // scans the whole table for `max(rowid) - min(rowid)` in one select.
+  const sql = rowid === undefined ? null : `SELECT (SELECT max(${rowid}) FROM ${table}) - (SELECT min(${rowid}) FROM ${table}) + 1 AS "span";`;
   spanSelects.set(model, sql);
   return sql;
 }

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { DataTypes, type Model, type Sequelize } from 'sequelize';
+import { DataTypes, QueryTypes, type Model, type Sequelize } from 'sequelize';
 import type { ResourceSpec } from '../../lib/index.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { FORMS } from '../support/forms.js';
@@ -237,8 +237,9 @@ for (const db of databases) for (const form of FORMS) {
       const options = (sequelize as unknown as { options: { logging: unknown } }).options;
       const logging = options.logging;
       // What each request runs: [rowid span, count, select] as each is seen.
+      let statements: string[] = [];
       const ask = async (path: string) => {
-        const statements: string[] = [];
+        statements = [];
         options.logging = (sql: string) => statements.push(sql);
         try {
           const reply = await spans.get(path);
@@ -254,6 +255,13 @@ for (const db of databases) for (const form of FORMS) {
       try {
         await Span.bulkCreate([1, 2, 3].map((id) => ({ id, name: `n${id}` })));
         assert.deepEqual(await ask('/spans/options?label=name'), [200, 3, runs(true, false, true)]);
+        if (sqlite) {
+          // The span is two seeks: no step of its plan scans the table.
+          const span = statements.find((sql) => sql.includes('rowid'))!.replace(/^Executing \([^)]*\): /, '');
+          const plan = (await sequelize.query(`EXPLAIN QUERY PLAN ${span}`, { type: QueryTypes.SELECT })) as { detail: string }[];
+          assert.deepEqual(plan.map((step) => step.detail).filter((detail) => /^SCAN\b/.test(detail) && detail !== 'SCAN CONSTANT ROW'), []);
+          assert.ok(plan.some((step) => /^SEARCH\b/.test(step.detail)), JSON.stringify(plan));
+        }
         await Span.destroy({ where: { id: 2 } });
         await Span.create({ id: 10, name: 'n10' });
         assert.deepEqual(await ask('/spans/options?label=name'), [200, 3, runs(true, true, true)]);
