@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
 import type { FindOptions, Model, ModelStatic } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
-import { buildOptionsQuery, formatOptions, undeclaredValueColumn, type OptionItem } from '../core/options-query.js';
+import { buildOptionsQuery, inReplyOrder, optionItems, undeclaredValueColumn, type OptionItem } from '../core/options-query.js';
 import { singleParam } from '../core/query-params.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope, type Answers } from '../resource/scope.js';
@@ -30,15 +30,15 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
   const hooked = await queryStage(scope, 'options', 'modifyOptionsQuery', planned.right);
   const cap = config.search.max_unpaginated;
   const tooMany = () => answers.answerFail([{ field: null, error: 'tooManyRows', message: `The options list answers at most ${cap} items (search.max_unpaginated) and this one has more: narrow it with a condition (modifyOptionsQuery) or raise the cap` }]);
-  let query = hooked;
+  let query = inReplyOrder(hooked);
   if (hooked.limit === undefined || hooked.limit > cap) {
-    if (!countsFirst(model, hooked)) query = { ...hooked, limit: cap + 1 };
+    if (!countsFirst(model, hooked)) query = { ...query, limit: cap + 1 };
     else if ((await rowidSpan(model)) > cap && (await countRows(model, hooked)) > cap) return tooMany();
   }
   const found = query.raw === true ? await rawRows(model, query) : ((await model.findAll(query)) as unknown as Record<string, unknown>[]);
   // A row past the cap: the LIMIT's extra row, or rows added since the span or the count.
   if (found.length > cap) return tooMany();
-  const rows = formatOptions(found);
+  const rows = optionItems(found);
   const items = (await scope.hook('afterOptions', rows)) ?? rows;
   return answers.answerSuccess(items, config.options.http_status);
 }

@@ -83,3 +83,39 @@ function valueNameOf(value: string | undefined, config: Pick<FastCrudConfig, 'op
 export function formatOptions(rows: readonly Readonly<Record<string, unknown>>[]): OptionItem[] {
   return rows.map((row) => ({ label: row['label'], value: row['value'] }));
 }
+
+/**
+ * The options query with its select list in the reply's key order, `label` before `value`, when
+ * it selects exactly the `[column, 'value']` and `[column, 'label']` pairs (as planned, or as a
+ * hook left them): each raw row then is an option item as it is (`optionItems`), with no copy. Any
+ * other query is returned as it is. The rows, their order and the SQL's conditions are the same.
+ * @example inReplyOrder({ attributes: [['id', 'value'], ['name', 'label']], raw: true })
+ *   // { attributes: [['name', 'label'], ['id', 'value']], raw: true }
+ */
+export function inReplyOrder(query: FindOptions): FindOptions {
+  const { attributes } = query;
+  if (!Array.isArray(attributes) || attributes.length !== 2) return query;
+  const [first, second] = attributes as unknown[];
+  const aliased = (item: unknown, alias: string) => Array.isArray(item) && item.length === 2 && typeof item[0] === 'string' && item[1] === alias;
+  return aliased(first, 'value') && aliased(second, 'label') ? { ...query, attributes: [second, first] as FindOptions['attributes'] } : query;
+}
+
+/**
+ * The rows as option items (spec rule 7): the rows themselves, not copies, when every one has
+ * exactly the enumerable keys `label` then `value` (a select in reply order, `inReplyOrder`),
+ * else `formatOptions`' copies. Either way the JSON is the same.
+ * @example optionItems([{ label: 'Books', value: 1 }]) // the same array
+ */
+export function optionItems(rows: Record<string, unknown>[]): OptionItem[] {
+  return rows.every(isOptionItem) ? (rows as unknown as OptionItem[]) : formatOptions(rows);
+}
+
+/** True when a row's enumerable keys are exactly `label` then `value`. */
+function isOptionItem(row: Readonly<Record<string, unknown>>): boolean {
+  let count = 0;
+  for (const key in row) {
+    if (key !== (count === 0 ? 'label' : 'value') || count === 2) return false;
+    count += 1;
+  }
+  return count === 2;
+}

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { DataTypes, Sequelize } from 'sequelize';
 import { resolveConfig } from '../../lib/core/config.js';
-import { buildOptionsQuery, formatOptions, undeclaredValueColumn } from '../../lib/core/options-query.js';
+import { buildOptionsQuery, formatOptions, inReplyOrder, optionItems, undeclaredValueColumn } from '../../lib/core/options-query.js';
 import { clientColumnArb, modelArb } from '../arbitraries/model-arb.js';
 
 // Models are defined offline: nothing here connects to a database.
@@ -147,5 +147,54 @@ describe('formatOptions', () => {
       { label: 'Books', value: 1 },
       { label: undefined, value: 'x' },
     ]);
+  });
+});
+
+describe('inReplyOrder', () => {
+  it('puts the label pair before the value pair, and leaves any other select list alone', () => {
+    const planned = E.getOrElseW(() => assert.fail('planned'))(buildOptionsQuery(Category, 'name', undefined));
+    assert.deepEqual(inReplyOrder(planned), { ...planned, attributes: [['name', 'label'], ['id', 'value']] });
+    for (const attributes of [[['name', 'label'], ['id', 'value']], [['id', 'value'], ['name', 'label'], ['id', 'extra']], [['id', 'value']], ['id', 'name'], [['id', 'value'], ['name', 'title']]]) {
+      const query = { attributes, raw: true } as never;
+      assert.equal(inReplyOrder(query), query, JSON.stringify(attributes));
+    }
+    assert.equal(inReplyOrder({ raw: true }).attributes, undefined);
+  });
+
+  it('keeps the same pairs and every other option, and is idempotent', () => {
+    const pair = (alias: string) => fc.tuple(fc.constantFrom('id', 'name', 'code'), fc.constant(alias));
+    const attributes = fc.oneof(fc.tuple(pair('value'), pair('label')), fc.tuple(pair('label'), pair('value')), fc.array(fc.oneof(pair('value'), pair('label'), pair('extra')), { maxLength: 3 }));
+    fc.assert(
+      fc.property(attributes, fc.boolean(), (list, raw) => {
+        const query = { attributes: list as never, raw, order: [['name', 'ASC']] as never };
+        const ordered = inReplyOrder(query);
+        assert.deepEqual({ ...ordered, attributes: undefined }, { ...query, attributes: undefined });
+        assert.deepEqual([...(ordered.attributes as unknown[])].sort(), [...list].sort());
+        assert.deepEqual(inReplyOrder(ordered), ordered);
+      }),
+    );
+  });
+});
+
+describe('optionItems', () => {
+  it('answers rows already in reply order as they are, and copies any other', () => {
+    const inOrder = [{ label: 'Books', value: 1 }, { label: null, value: 'x' }];
+    assert.equal(optionItems(inOrder), inOrder);
+    for (const rows of [[{ value: 1, label: 'Books' }], [{ label: 'Books', value: 1 }, { label: 'Toys', value: 2, extra: 0 }], [{ label: 'Books' }], [Object.assign(Object.create({ extra: 1 }), { label: 'a', value: 1 })]]) {
+      const items = optionItems(rows as Record<string, unknown>[]);
+      assert.notEqual(items, rows);
+      assert.deepEqual(items, formatOptions(rows as Record<string, unknown>[]));
+    }
+  });
+
+  it('gives the JSON of formatOptions, for any rows', () => {
+    const key = fc.constantFrom('label', 'value', 'extra', 'id');
+    const row = fc.array(fc.tuple(key, fc.jsonValue()), { maxLength: 4 }).map((entries) => Object.fromEntries(entries));
+    const item = fc.record({ label: fc.jsonValue(), value: fc.jsonValue() });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(item, item, row), { maxLength: 6 }), (rows) => {
+        assert.equal(JSON.stringify(optionItems(rows)), JSON.stringify(formatOptions(rows)));
+      }),
+    );
   });
 });
