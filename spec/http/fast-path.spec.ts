@@ -176,7 +176,7 @@ for (const db of databases) for (const form of FORMS) {
           for (const [i, column] of shape.columns.entries()) {
             // PostgreSQL cannot sort by a json column.
             if (column.hidden || column.kind === 'json') continue;
-            const path = `/options?label=a${i}&value=${shape.columns.findIndex((c) => !c.hidden) === i ? 'id' : `a${i}`}`;
+            const path = `/options?label=a${i}&value=${i % 2 === 0 ? 'id' : `a${i}`}`;
             const items = await server.request('GET', `/items${path}`);
             assert.equal(items.status, 200, `${path}: ${items.text}`);
             assert.equal(items.text, (await server.request('GET', `/copies${path}`)).text, `${path} on ${JSON.stringify(shape)}`);
