@@ -110,12 +110,11 @@ export function optionItems(rows: Record<string, unknown>[]): OptionItem[] {
   return rows.every(isOptionItem) ? (rows as unknown as OptionItem[]) : formatOptions(rows);
 }
 
+const ITEM_KEYS: readonly string[] = ['label', 'value'];
+
 /** True when a row's enumerable keys are exactly `label` then `value`. */
 function isOptionItem(row: Readonly<Record<string, unknown>>): boolean {
   let count = 0;
-  for (const key in row) {
-    if (key !== (count === 0 ? 'label' : 'value') || count === 2) return false;
-    count += 1;
-  }
-  return count === 2;
+  for (const key in row) if (key !== ITEM_KEYS[count++]) return false;
+  return count === ITEM_KEYS.length;
 }
