@@ -370,7 +370,42 @@ export interface CrudPlugin {
   data?(data: Record<string, unknown>, context: PluginContext): Record<string, unknown> | Promise<Record<string, unknown>>;
   /** The serialized records a reply carries: search's page, each batch of exportCsv (before its cells are written), and the one record of read and the writes. */
   rows?(rows: Record<string, unknown>[], context: PluginContext): Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
+  /**
+   * A row scope of `model`: the rows of it that this request may reach, wherever the model is
+   * reached. The model is scoped once a resource over it is registered with the plugin; from then
+   * on every query of every resource on the same Sequelize instance keeps the condition: the
+   * resource's own rows, `include` at every level, filters and sorts through associations, CSV dot
+   * paths, options, the `{id}` lookups, and the rows a written foreign key points at. It is part
+   * of the plan, applied after the hooks, so a hook cannot widen it. `context.own` is true when the
+   * model is the served resource's and the plugin one of its own: throwing there (a 403) refuses
+   * the request, where elsewhere an empty `values` list reaches no row.
+   */
+  rowScope?(model: ModelStatic<Model>, context: RowScopeContext): RowScope | Promise<RowScope>;
 }
+
+/**
+ * Where a row scope is asked for: the request's plugin context, and whether the scoped model is
+ * the served resource's own and the plugin one of that resource's.
+ */
+export interface RowScopeContext extends PluginContext {
+  readonly own: boolean;
+}
+
+/**
+ * The rows of a model a request may reach: those whose attribute holds one of the values (none
+ * when the list is empty).
+ * @example { attribute: 'libraryId', values: [7] }
+ */
+export interface RowScope {
+  readonly attribute: string;
+  readonly values: readonly unknown[];
+}
+
+/**
+ * The row scopes of one request, by model: each model's scopes hold together. A model that is not
+ * in the map is not scoped.
+ */
+export type RowScopes = ReadonlyMap<ModelStatic<Model>, readonly RowScope[]>;
 
 /**
  * What a client may do with the model at the end of an association path (`category`, `order.customer`),

@@ -8,7 +8,9 @@ import { recordLocation } from '../core/record-location.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
+import { rowScopesOf } from '../resource/row-scopes.js';
 import { bodyData } from './body-data.js';
+import { checkReferences } from './references.js';
 import { inTransaction, recordReply } from './records.js';
 import { dataStage } from './stages.js';
 
@@ -24,6 +26,7 @@ export async function createAction(scope: ActionScope): Promise<Reply> {
   const filled = (await scope.hook('beforeCreateFill', body.right)) ?? body.right;
   const { record, reply } = await inTransaction(scope, async (transaction) => {
     const data = await dataStage(scope, 'create', (await scope.hook('beforeCreate', filled)) ?? filled);
+    await checkReferences(scope.model, data, await rowScopesOf(scope, 'create'), transaction);
     const created = await scope.model.create(data, { transaction });
     await scope.hook('afterCreate', created);
     return { record: created, reply: await recordReply(scope, 'create', created, scope.config.create) };

@@ -14,6 +14,7 @@ import { batchReader, KEY_ALIAS } from '../execute/batches.js';
 import { underFreshDeadline } from '../execute/deadline.js';
 import { endSnapshot, openSnapshot } from '../execute/snapshot.js';
 import type { HookResult } from '../resource/resource.js';
+import { rowScopesOf } from '../resource/row-scopes.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply, SearchPlan } from '../types.js';
 import { fastColumns, type FastColumn } from './export-fast.js';
@@ -46,7 +47,8 @@ export async function exportCsvAction(scope: ActionScope): Promise<Reply | undef
   const columns = csvColumns(model, headers);
   const include = includesFor(model, Object.keys(headers), config.soft_delete.deleted_at_field);
   const plan = planned.right;
-  const compiled = { ...compileSearch(model, plan, resource.deletedAt, relationSettings(scope)), include };
+  const settings = relationSettings(scope, await rowScopesOf(scope, 'exportCsv'));
+  const compiled = { ...compileSearch(model, plan, resource.deletedAt, settings), include };
   const query = await queryStage(scope, 'exportCsv', 'modifyExportCsvQuery', compiled);
   const fast = fastColumns(scope, query, columns);
   const snapshot = query.transaction ? undefined : await openSnapshot(model.sequelize!);

@@ -11,7 +11,8 @@ import { controllerScope, markDefaultHooks, type ActionScope } from '../resource
 import type { RowShape } from '../core/row-shape.js';
 import { estimateCount, hasFindHooks, queriesAsPlanned, rawCount, rawPage, rawSelect, redrive, type RawSelect } from '../execute/raw-select.js';
 import type { BoundResource } from '../resource/bind.js';
-import type { FailItem, Reply, SearchPlan } from '../types.js';
+import { rowScopesOf, scopesKey } from '../resource/row-scopes.js';
+import type { FailItem, Reply, RowScopes, SearchPlan } from '../types.js';
 import { serializerFor } from './records.js';
 import { withholdDeepRows } from './withheld.js';
 import { queryStage, rowsStage } from './stages.js';
@@ -68,11 +69,12 @@ function timezoneOf(sequelize: unknown): string | undefined {
 }
 
 /**
- * What compiling a plan's relation paths needs from the scope: the configured deleted-at column and the relation policy.
- * @example compileSearch(model, plan, scope.resource.deletedAt, relationSettings(scope))
+ * What compiling a plan's relation paths needs from the scope: the configured deleted-at column,
+ * the relation policy and the request's row scopes.
+ * @example compileSearch(model, plan, scope.resource.deletedAt, relationSettings(scope, scopes))
  */
-export function relationSettings(scope: ActionScope): RelationSettings {
-  return { deletedAtField: scope.config.soft_delete.deleted_at_field, policies: scope.resource.policy.relations ?? {} };
+export function relationSettings(scope: ActionScope, scopes: RowScopes): RelationSettings {
+  return { deletedAtField: scope.config.soft_delete.deleted_at_field, policies: scope.resource.policy.relations ?? {}, scopes };
 }
 
 /**
@@ -107,7 +109,8 @@ export const SEARCH_PATH_TAKEN: unique symbol = Symbol('koa-fast-crud: the searc
 export async function searchAction(scope: ActionScope): Promise<Reply> {
   const { model, config } = scope;
   const state = scope.ctx.state as Record<symbol, unknown> | undefined;
-  const reusable = preparedKey(scope);
+  const scopes = await rowScopesOf(scope, 'search');
+  const reusable = preparedKey(scope, scopes);
   const known = reusable === undefined ? undefined : prepared.get(reusable);
   let plan: SearchPlan, query: FindOptions;
   if (known !== undefined) {
@@ -116,7 +119,7 @@ export async function searchAction(scope: ActionScope): Promise<Reply> {
     const planned = await planSearchRequest(scope, true);
     if (E.isLeft(planned)) return planned.left;
     plan = planned.right;
-    query = await queryStage(scope, 'search', 'modifySearchQuery', compileSearch(model, plan, scope.resource.deletedAt, relationSettings(scope)));
+    query = await queryStage(scope, 'search', 'modifySearchQuery', compileSearch(model, plan, scope.resource.deletedAt, relationSettings(scope, scopes)));
   }
   const shape = fastShape(scope, query);
   const counting = config.search.count;
@@ -168,22 +171,24 @@ const resourceIds = new WeakMap<BoundResource, number>();
 let nextResourceId = 0;
 
 /**
- * The key of the scope's search among the prepared ones (its resource and query string), when
- * the query string alone decides its plan and its SQL: no `modifyFilters` or `modifySearchQuery`
- * hook and no plugin `query` stage (any of them may read the request), the route's own
+ * The key of the scope's search among the prepared ones (its resource, row scopes and query
+ * string), when they alone decide its plan and its SQL: no `modifyFilters` or `modifySearchQuery`
+ * hook and no plugin `query` stage (any of them may read the request), row scopes of plain values, the route's own
  * configuration, no CLS namespace (which puts a transaction in the options), and no default scope
  * on the model (which `findAll` merges into them). Only entries of the fast path whose WHERE is
  * compiled once are kept: their SQL is assembled from strings and never hands the kept options
  * to Sequelize to change. Else undefined, and the request plans and prepares its own.
  * `spec/http/fast-path.spec.ts` compares a reused search's bytes with a planned one's.
  */
-function preparedKey(scope: ActionScope): string | undefined {
+function preparedKey(scope: ActionScope, scopes: RowScopes): string | undefined {
   const { resource } = scope;
   if (scope.config !== resource.config || scope.hasHook('modifyFilters') || scope.hasHook('modifySearchQuery')) return undefined;
   if (resource.plugins.some((plugin) => plugin.query !== undefined) || !queriesAsPlanned(scope.model)) return undefined;
+  const scoped = scopes.size === 0 ? '' : scopesKey(scopes);
+  if (scoped === undefined) return undefined;
   let id = resourceIds.get(resource);
   if (id === undefined) resourceIds.set(resource, (id = nextResourceId++));
-  return `${id}\u0000${scope.ctx.querystring}`;
+  return `${id}\u0000${scoped}\u0000${scope.ctx.querystring}`;
 }
 
 function remember(key: string, search: PreparedSearch): void {

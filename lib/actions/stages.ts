@@ -1,5 +1,7 @@
 /** The stages every action passes its query, write data and rows through: the resource's hook first, then each plugin. */
 import type { FindOptions } from 'sequelize';
+import { scopeQuery } from '../compile/row-scope.js';
+import { rowScopesOf } from '../resource/row-scopes.js';
 import type { ActionScope } from '../resource/scope.js';
 import type { CrudMethod, PluginContext } from '../types.js';
 
@@ -10,13 +12,15 @@ export type QueryHook =
 
 /**
  * The query an action runs: the planned one after its modify-query hook, then after every
- * plugin's `query` stage (so a plugin's scope holds whatever a hook did).
+ * plugin's `query` stage, then kept to the request's row scopes, its own rows and every include's
+ * (so a scope holds whatever a hook or a plugin did).
  * @example const query = await queryStage(scope, 'read', 'modifyReadQuery', planned);
  */
 export async function queryStage(scope: ActionScope, action: CrudMethod, hook: QueryHook, planned: FindOptions): Promise<FindOptions> {
+  const scopes = await rowScopesOf(scope, action);
   let query = ((await scope.hook(hook, planned)) as FindOptions | undefined) ?? planned;
   for (const plugin of scope.resource.plugins) if (plugin.query) query = await plugin.query(query, pluginContext(scope, action));
-  return query;
+  return scopeQuery(scope.model, query, scopes);
 }
 
 /**

@@ -6,7 +6,9 @@ import type { AbstractConstructor, BaseController } from '../controller/base-con
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
+import { rowScopesOf } from '../resource/row-scopes.js';
 import { bodyData } from './body-data.js';
+import { checkReferences } from './references.js';
 import { findRecord, inTransaction, recordReply } from './records.js';
 import { dataStage } from './stages.js';
 
@@ -24,6 +26,7 @@ export async function updateAction(scope: ActionScope): Promise<Reply> {
     const record = await findRecord(scope, 'update', 'active', 'modifyUpdateQuery');
     if (record === undefined) return scope.answers.answerNotFound();
     const data = await dataStage(scope, 'update', (await scope.hook('beforeUpdate', record, filled)) ?? filled);
+    await checkReferences(scope.model, data, await rowScopesOf(scope, 'update'), transaction);
     await record.update(data, { transaction });
     await scope.hook('afterUpdate', record);
     return recordReply(scope, 'update', record, scope.config.update);

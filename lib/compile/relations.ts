@@ -1,7 +1,8 @@
 /** Compiles relation paths: a condition through associations as an EXISTS chain, a sort as a correlated subquery, includes as left joins. */
 import { Sequelize, type Includeable, type Model, type ModelStatic, type OrderItem, type WhereOptions } from 'sequelize';
-import type { Condition, Direction, RelationPolicy } from '../types.js';
+import type { Condition, Direction, RelationPolicy, RowScopes } from '../types.js';
 import { compileCondition } from './condition.js';
+import { scopeSql } from './row-scope.js';
 import { notDeletedWhere, softDeleteColumn } from './soft-delete.js';
 
 /** Sequelize's association metadata, as far as the join columns go. */
@@ -17,18 +18,19 @@ interface AssociationKeys {
 
 /**
  * "Has a related row that matches": a condition on an attribute reached through `condition.relation`,
- * as nested `EXISTS (SELECT 1 FROM target WHERE <join> AND <not soft-deleted> AND …)`. Identifiers come
- * from the models' metadata only; the client's values go through the dialect's escaping.
+ * as nested `EXISTS (SELECT 1 FROM target WHERE <join> AND <not soft-deleted> AND <row scope> AND …)`, so a
+ * related row the request may not reach never matches. Identifiers come from the models' metadata
+ * only; the client's values go through the dialect's escaping.
  * @example relationWhere(Product, { relation: ['category'], attribute: 'name', column: 'name', op: 'like', values: ['kit'] }, 'deleted_at')
  */
-export function relationWhere(model: ModelStatic<Model>, condition: Condition, deletedAtField: string): WhereOptions {
+export function relationWhere(model: ModelStatic<Model>, condition: Condition, deletedAtField: string, scopes: RowScopes = new Map()): WhereOptions {
   const steps = condition.relation ?? [];
   const chain = walk(model, steps);
   const build = (index: number): string => {
     const { source, association, alias, sourceAlias } = chain[index]!;
     const target = association.target;
     const inner = index === chain.length - 1 ? whereSql(target, compileCondition(target, { ...condition, attribute: condition.column }, alias), alias) : `EXISTS (${build(index + 1)})`;
-    return selectOne(source, association, alias, sourceAlias, deletedAtField, inner);
+    return selectOne({ source, association, alias, sourceAlias, deletedAtField, scopes }, inner);
   };
   return Sequelize.literal(`EXISTS (${build(0)})`);
 }
@@ -36,10 +38,16 @@ export function relationWhere(model: ModelStatic<Model>, condition: Condition, d
 /**
  * The order item for `association….attribute` through belongs-to and has-one associations: a
  * correlated subquery for the related value (NULL when there is none), so rows are neither
- * repeated nor dropped and counts stay exact.
+ * repeated nor dropped and counts stay exact. A related row the request may not reach sorts as none.
  * @example relationOrder(Product, 'category.name', 'DESC', 'deleted_at') // [literal('(SELECT … )'), 'DESC']
  */
-export function relationOrder(model: ModelStatic<Model>, path: string, direction: Direction, deletedAtField: string): OrderItem {
+export function relationOrder(
+  model: ModelStatic<Model>,
+  path: string,
+  direction: Direction,
+  deletedAtField: string,
+  scopes: RowScopes = new Map(),
+): OrderItem {
   const steps = path.split('.');
   const attribute = steps.pop()!;
   const chain = walk(model, steps);
@@ -47,7 +55,7 @@ export function relationOrder(model: ModelStatic<Model>, path: string, direction
     const { source, association, alias, sourceAlias } = chain[index]!;
     const target = association.target;
     const value = index === chain.length - 1 ? quote(model, alias, target.getAttributes()[attribute]?.field ?? attribute) : `(${build(index + 1)})`;
-    return selectOne(source, association, alias, sourceAlias, deletedAtField, null, value);
+    return selectOne({ source, association, alias, sourceAlias, deletedAtField, scopes }, null, value);
   };
   const nulls = model.sequelize!.getDialect() === 'postgres' ? (direction === 'ASC' ? ' NULLS FIRST' : ' NULLS LAST') : '';
   return [Sequelize.literal(`(${build(0)})`), `${direction}${nulls}`];
@@ -108,16 +116,15 @@ function walk(model: ModelStatic<Model>, steps: readonly string[]): Step[] {
   });
 }
 
-/** `SELECT <value> FROM target AS alias WHERE <join to the source row> AND <not soft-deleted> [AND condition]`. */
-function selectOne(
-  source: ModelStatic<Model>,
-  association: AssociationKeys,
-  alias: string,
-  sourceAlias: string,
-  deletedAtField: string,
-  condition: string | null,
-  value = '1',
-): string {
+/** One step of a subquery chain: the association walked, the aliases of both ends, and what leaves rows out. */
+interface StepSql extends Step {
+  readonly deletedAtField: string;
+  readonly scopes: RowScopes;
+}
+
+/** `SELECT <value> FROM target AS alias WHERE <join to the source row> AND <not soft-deleted> AND <row scope> [AND condition]`. */
+function selectOne(step: StepSql, condition: string | null, value = '1'): string {
+  const { source, association, alias, sourceAlias, deletedAtField, scopes } = step;
   const target = association.target;
   const q = (table: string, column: string) => quote(source, table, column);
   const clauses: string[] = [];
@@ -128,9 +135,10 @@ function selectOne(
     case 'BelongsToMany': {
       const through = association.throughModel!;
       const link = `${alias}_link`;
+      const linkScope = scopeSql(through, scopes, link);
       clauses.push(
         `EXISTS (SELECT 1 FROM ${table(through)} AS ${identifier(source, link)} WHERE ${q(link, association.identifierField!)} = ${q(sourceAlias, association.sourceKeyField!)}` +
-          ` AND ${q(link, association.foreignIdentifierField!)} = ${q(alias, association.targetKeyField!)})`,
+          ` AND ${q(link, association.foreignIdentifierField!)} = ${q(alias, association.targetKeyField!)}${linkScope === undefined ? '' : ` AND ${linkScope}`})`,
       );
       break;
     }
@@ -139,6 +147,8 @@ function selectOne(
   }
   const deleted = softDeleteColumn(target, deletedAtField);
   if (deleted !== undefined) clauses.push(`${q(alias, deleted)} IS NULL`);
+  const scoped = scopeSql(target, scopes, alias);
+  if (scoped !== undefined) clauses.push(scoped);
   if (condition !== null) clauses.push(condition);
   const limit = value === '1' ? '' : ' LIMIT 1';
   return `SELECT ${value} FROM ${table(target)} AS ${identifier(source, alias)} WHERE ${clauses.join(' AND ')}${limit}`;

@@ -1,6 +1,6 @@
 /** Compiles a checked SearchPlan into Sequelize find options, per dialect: where, order, page. */
 import { Op, type FindOptions, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
-import type { RelationPolicy, SearchPlan } from '../types.js';
+import type { RelationPolicy, RowScopes, SearchPlan } from '../types.js';
 import { compileCondition, contains } from './condition.js';
 import { relationIncludes, relationOrder, relationWhere } from './relations.js';
 
@@ -9,6 +9,8 @@ export interface RelationSettings {
   /** `soft_delete.deleted_at_field`: related rows with it set (or of a paranoid model) never match, sort nor show. */
   readonly deletedAtField: string;
   readonly policies: Readonly<Record<string, RelationPolicy>>;
+  /** The request's row scopes: a related row outside them never matches nor sorts (its includes are scoped with the query). */
+  readonly scopes?: RowScopes | undefined;
 }
 
 /**
@@ -24,7 +26,7 @@ export function compileSearch(
   relations: RelationSettings = { deletedAtField: 'deleted_at', policies: {} },
 ): FindOptions {
   const clauses: WhereOptions[] = plan.conditions.map((condition) =>
-    condition.relation === undefined ? compileCondition(model, condition) : relationWhere(model, condition, relations.deletedAtField),
+    condition.relation === undefined ? compileCondition(model, condition) : relationWhere(model, condition, relations.deletedAtField, relations.scopes),
   );
   if (plan.term) clauses.push({ [Op.or]: plan.term.columns.map(({ column, isText }) => contains(model, column, plan.term!.text, !isText)) });
   if (deletedAt !== undefined && !plan.trashed) clauses.push({ [deletedAt]: null });
@@ -32,7 +34,7 @@ export function compileSearch(
   return {
     where: { [Op.and]: clauses },
     order: plan.order.map(([attribute, direction]) =>
-      attribute.includes('.') ? relationOrder(model, attribute, direction, relations.deletedAtField) : [attribute, nullsFirst(model, attribute, direction)],
+      attribute.includes('.') ? relationOrder(model, attribute, direction, relations.deletedAtField, relations.scopes) : [attribute, nullsFirst(model, attribute, direction)],
     ),
     ...(plan.trashed && { paranoid: false }),
     ...(plan.page && { limit: plan.page.perPage, offset: (plan.page.page - 1) * plan.page.perPage }),

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { watchQueries } from '../execute/deadline.js';
 import { ACTIONS } from '../resource/actions.js';
 import { unsafeBindResource } from '../resource/bind.js';
+import { registerRowScopes } from '../resource/row-scopes.js';
 import { resourceOfController, servesModel, type ControllerClass } from '../resource/controller-resource.js';
 import { isResource, type Resource } from '../resource/resource.js';
 import { attachResource, resourceScope } from '../resource/scope.js';
@@ -17,7 +18,8 @@ export type RouteHandler = (ctx: Context, method: CrudMethod) => Promise<Reply |
 
 /**
  * The handler of a registered target, its resource bound and checked once here, its Sequelize
- * instance watched for the requests' deadlines (`watchQueries`): throws (see
+ * instance watched for the requests' deadlines (`watchQueries`), its plugins' row scopes
+ * registered for its model (`registerRowScopes`): throws (see
  * `unsafeBindResource`) when the declarations are wrong. A class of hand-written actions (no
  * `modelClassName()`) is only instantiated and called.
  * @example const handler = unsafeRouteHandler(ProductController, config, [], ['search'], "crud('products', ProductController)");
@@ -32,11 +34,13 @@ export function unsafeRouteHandler(
   if (isResource(target)) {
     const bound = unsafeBindResource(target, config, plugins, methods, label);
     watchQueries(bound.model.sequelize!);
+    registerRowScopes(bound);
     return (ctx, method) => ACTIONS[method](resourceScope(bound, ctx));
   }
   if (servesModel(target)) {
     const bound = unsafeBindResource(resourceOfController(target, config), config, plugins, methods, label);
     watchQueries(bound.model.sequelize!);
+    registerRowScopes(bound);
     return async (ctx, method) => call(attachResource(new target(ctx, config), bound), method, ctx);
   }
   const Controller = target as ControllerClass;

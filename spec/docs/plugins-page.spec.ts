@@ -21,7 +21,7 @@ const PAGE = readFileSync('docs/guide/plugins.md', 'utf8');
  * is added or removed, or when a stage's parameters change.
  */
 type Arity<K extends keyof CrudPlugin> = K extends 'name' ? 0 : Parameters<Required<CrudPlugin>[K] & ((...args: never[]) => unknown)>['length'];
-const PLUGIN_KEYS: { readonly [K in keyof Required<CrudPlugin>]: Arity<K> } = { name: 0, check: 1, query: 2, data: 2, rows: 2 };
+const PLUGIN_KEYS: { readonly [K in keyof Required<CrudPlugin>]: Arity<K> } = { name: 0, check: 1, query: 2, data: 2, rows: 2, rowScope: 2 };
 
 describe('docs/guide/plugins.md', () => {
   it('lists exactly the keys of CrudPlugin, in its order, each with its parameters', () => {
