@@ -2,6 +2,7 @@
 import type { Context } from 'koa';
 import type { Includeable, Model, Transaction } from 'sequelize';
 import { compileLookup } from '../compile/lookup.js';
+import { SORT_ALIAS } from '../compile/search.js';
 import { findFieldOf, type RecordAction } from '../core/find-field.js';
 import { lookupFor, type Scope } from '../core/record-plan.js';
 import type { RelationModel } from '../core/relation-paths.js';
@@ -47,6 +48,8 @@ export function serializerFor(scope: ActionScope, method: string): (record: Mode
   const { policy } = scope.resource;
   const max = scope.config.global.max_depth;
   return (record) => {
+    // The values a page selected only to sort by (`SORT_ALIAS`) are not the record's.
+    for (const key of Object.keys(record.dataValues as object)) if (key.startsWith(SORT_ALIAS)) delete (record.dataValues as Record<string, unknown>)[key];
     // Before the serializer: toJSON clones every value recursively, included records' too.
     withholdDeepRecord(scope.ctx, scope.model, record, max);
     const serializer = (record as unknown as Record<string, unknown>)[method];

@@ -1,5 +1,5 @@
 /** Compiles a checked SearchPlan into Sequelize find options, per dialect: where, order, page. */
-import { Op, type FindOptions, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
+import { Op, Sequelize, type FindOptions, type Includeable, type IncludeOptions, type Model, type ModelStatic, type OrderItem, type WhereOptions } from 'sequelize';
 import type { RelationPolicy, RowScopes, SearchPlan } from '../types.js';
 import { compileCondition, contains } from './condition.js';
 import { relationIncludes, relationOrder, relationWhere } from './relations.js';
@@ -31,15 +31,40 @@ export function compileSearch(
   if (plan.term) clauses.push({ [Op.or]: plan.term.columns.map(({ column, isText }) => contains(model, column, plan.term!.text, !isText)) });
   if (deletedAt !== undefined && !plan.trashed) clauses.push({ [deletedAt]: null });
   const include = plan.include === undefined ? [] : relationIncludes(model, plan.include, relations.policies, relations.deletedAtField);
+  const order = plan.order.map(([attribute, direction]): OrderItem =>
+    attribute.includes('.') ? relationOrder(model, attribute, direction, relations.deletedAtField, relations.scopes) : [attribute, nullsFirst(model, attribute, direction)],
+  );
+  // A page whose includes join many rows is selected in a subquery, and the outer query names the
+  // page's columns by attribute: a relation sort's subquery, which names them by column, is then
+  // selected once as a value of the page and sorted by its alias in both queries.
+  const manyRows = plan.page !== null && include.some((item) => joinsMany(model, item));
+  const sorted = manyRows ? plan.order.flatMap(([path], i) => (path.includes('.') ? [i] : [])) : [];
+  const aliased = (i: number) => `${SORT_ALIAS}${i}`;
   return {
     where: { [Op.and]: clauses },
-    order: plan.order.map(([attribute, direction]) =>
-      attribute.includes('.') ? relationOrder(model, attribute, direction, relations.deletedAtField, relations.scopes) : [attribute, nullsFirst(model, attribute, direction)],
-    ),
+    order: order.map((item, i) => (sorted.includes(i) ? [Sequelize.col(aliased(i)), (item as [unknown, string])[1]] : item)),
+    ...(sorted.length > 0 && { attributes: { include: sorted.map((i) => [(order[i] as [Literal, string])[0], aliased(i)] as [Literal, string]) } }),
     ...(plan.trashed && { paranoid: false }),
     ...(plan.page && { limit: plan.page.perPage, offset: (plan.page.page - 1) * plan.page.perPage }),
     ...(include.length > 0 && { include }),
   };
+}
+
+type Literal = ReturnType<typeof Sequelize.literal>;
+
+/**
+ * The alias prefix of the relation sort values a page with many-row includes selects (see
+ * `compileSearch`): not attributes of the model, so `serializerFor` leaves them out of replies.
+ */
+export const SORT_ALIAS = '__sort_';
+
+/** True when an include joins many rows per record into the page's own query: a belongs-to-many, or a has-many not loaded separately, at any depth. */
+function joinsMany(source: ModelStatic<Model>, include: Includeable): boolean {
+  const { association, separate, include: nested } = include as IncludeOptions & { association: string };
+  const found = source.associations[association];
+  if (separate === true || found === undefined) return false;
+  const many = found.associationType === 'BelongsToMany' || found.associationType === 'HasMany';
+  return many || (Array.isArray(nested) && nested.some((child) => joinsMany(found.target, child)));
 }
 
 /**

@@ -230,7 +230,8 @@ function reached(world: World, table: Table, row: Row, path: string): string | n
 
 /** Tenant A's rows of a table in the order `sort=<dir><path>,<tie>` gives when B's rows are absent: no related row first ascending, last descending. */
 function expectedOrder(world: World, table: Table, path: string, descending: boolean, tie: string): string[] {
-  const rank = (value: string | null) => (value === null ? (descending ? '\uffff' : '') : value);
+  // NULL is the smallest value on every dialect: first ascending, last descending.
+  const rank = (value: string | null) => value ?? '';
   return world.rows[table]
     .filter((row) => row['libraryId'] === TENANT_A)
     .map((row) => ({ row, value: rank(reached(world, table, row, path)) }))

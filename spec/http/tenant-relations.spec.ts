@@ -78,7 +78,7 @@ for (const db of databases) for (const form of FORMS) {
         policy: { fillable: ['name'] },
         relations: { books: { include: true }, 'books.chapters': { include: true } },
       }, integerIds);
-      form.register(router, 'books', Book, { policy: { fillable: ['title', 'authorId'] }, relations: { tags: { include: true } } }, scoped);
+      form.register(router, 'books', Book, { policy: { fillable: ['title', 'authorId'] }, relations: { tags: { include: true }, author: {} } }, scoped);
       form.register(router, 'chapters', Chapter, { policy: { fillable: ['heading', 'bookId'] } }, scoped);
       form.register(router, 'tags', Tag, { policy: { fillable: ['label'] } }, scoped);
       form.register(router, 'book-tags', BookTag, { policy: { fillable: ['bookId', 'tagId'] } }, scoped);
@@ -186,6 +186,13 @@ for (const db of databases) for (const form of FORMS) {
       assert.deepEqual([titles(first), titles(again), titles(other)], [['A-own', 'A-legacy'], ['A-own', 'A-legacy'], ['B-invoice']]);
       assert.equal(again.headers.get('x-search-plan-reused'), 'true');
       assert.equal(other.headers.get('x-search-plan-reused'), 'false');
+    });
+
+    it('a page that includes a many-to-many association sorts through a belongs-to (a subquery page)', async () => {
+      const sorted = await send('a', 'GET', '/books?include=tags&sort=-author.name,id');
+      assert.equal(sorted.status, 200, sorted.text);
+      assert.deepEqual(sorted.body.data.map((book: { title: string }) => book.title), ['A-book']);
+      assert.deepEqual(Object.keys(sorted.body.data[0]).sort(), ['authorId', 'id', 'libraryId', 'tags', 'title']);
     });
 
     it('served every request without a server fault', () => {
