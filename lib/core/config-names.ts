@@ -24,12 +24,12 @@ export function configNameProblems(
   const options = methods.includes('options')
     ? [
         ...nameProblems(model, hidden, 'options.default_value', defaultValue, DEFAULT_CONFIG.options.default_value),
-        ...(valueColumns ?? []).flatMap((name) => nameProblems(model, hidden, 'options.value_columns', name, undefined)),
+        ...(valueColumns ?? []).flatMap((name) => nameProblems(model, hidden, 'options.value_columns', name)),
       ]
     : [];
   const { deleted_at_field: deletedAt, deleted_by_field: deletedBy } = config.soft_delete;
-  const deletedBySelf = findColumn(model, deletedBy);
-  const others = knownNames(model).filter((name) => name !== deletedBySelf?.attribute && name !== deletedBySelf?.column);
+  const by = findColumn(model, deletedBy);
+  const others = knownNames(model).filter((name) => name !== by?.attribute && name !== by?.column);
   const softDelete =
     findColumn(model, deletedAt) === undefined && deletedAt !== DEFAULT_CONFIG.soft_delete.deleted_at_field
       ? nearMiss(model, 'soft_delete.deleted_at_field', deletedAt, others)
@@ -42,18 +42,19 @@ function nameProblems(
   hidden: ReadonlySet<string>,
   key: string,
   name: string,
-  unchecked: string | undefined,
+  unchecked?: string,
 ): string[] {
   const found = findColumn(model, name);
   if (found !== undefined) {
-    return hidden.has(found.attribute)
-      ? [`${key} names '${name}', a hidden attribute of ${model.name}: options would answer it as a value; name a visible column`]
-      : [];
+    if (!hidden.has(found.attribute)) return [];
+    const why = 'options would answer it as a value; name a visible column';
+    return [`${key} names '${name}', a hidden attribute of ${model.name}: ${why}`];
   }
   return name === unchecked ? [] : nearMiss(model, key, name, knownNames(model));
 }
 
-function nearMiss(model: { readonly name: string }, key: string, name: string, candidates: readonly string[]): string[] {
-  const guess = nearest(name, candidates);
-  return guess === undefined ? [] : [`${key} names '${name}', which is not an attribute or column of ${model.name}; did you mean '${guess}'?`];
+function nearMiss(model: { readonly name: string }, key: string, name: string, names: readonly string[]): string[] {
+  const guess = nearest(name, names);
+  if (guess === undefined) return [];
+  return [`${key} names '${name}', which is not an attribute or column of ${model.name}; did you mean '${guess}'?`];
 }

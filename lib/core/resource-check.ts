@@ -54,13 +54,15 @@ export function checkResource(model: ModelShape, declared: Declarations, config:
   ];
 }
 
-/** Nothing is mass-assignable until declared: create or update without `fillable` would write every attribute a body names. */
+/** Nothing is mass-assignable until declared: without `fillable`, create and update would write any attribute. */
 function fillableProblems(declared: Declarations, methods: readonly CrudMethod[]): string[] {
   const writes = methods.filter((method) => method === 'create' || method === 'update');
   if (declared.fillable !== undefined || writes.length === 0) return [];
+  const names = listOf(writes);
   return [
-    `${listOf(writes)} ${writes.length > 1 ? 'are' : 'is'} registered without fillable, so a body could write any attribute: ` +
-      `declare fillable: [...] (the attributes a body may write) or fillable: 'all', or leave ${listOf(writes)} out with except`,
+    `${names} ${writes.length > 1 ? 'are' : 'is'} registered without fillable, so a body could write any attribute: ` +
+      `declare fillable: [...] (the attributes a body may write) or fillable: 'all', ` +
+      `or leave ${names} out with except`,
   ];
 }
 
@@ -114,8 +116,9 @@ function findFieldProblems(model: ModelShape, config: FastCrudConfig, methods: r
     ),
     ...[...partial].map(
       ([field, found]) =>
-        `${listOf(found)} ${found.length > 1 ? 'find' : 'finds'} {id} in ${model.name}.${field}, one column of the composite primary key ` +
-        `(${keys.join(', ')}), so one {id} names no single row: set find_field to a unique column, or leave ${listOf(found)} out with only or except`,
+        `${listOf(found)} ${found.length > 1 ? 'find' : 'finds'} {id} in ${model.name}.${field}, ` +
+        `one column of the composite primary key (${keys.join(', ')}), so one {id} names no single row: ` +
+        `set find_field to a unique column, or leave ${listOf(found)} out with only or except`,
     ),
   ];
 }

@@ -44,7 +44,12 @@ export function resourceOfInstance(controller: BaseController): Resource {
   const declared = controller as BaseController & ExportDeclarations;
   const spec: ResourceSpec<Model> = {
     // An undeclared fillable stays undefined, so that registration refuses create and update without it.
-    policy: { fillable: declared.fillable as readonly string[] | 'all', hidden: declared.hidden, sortable: declared.sortable, filterable: declared.filterable },
+    policy: {
+      fillable: declared.fillable as readonly string[] | 'all',
+      hidden: declared.hidden,
+      sortable: declared.sortable,
+      filterable: declared.filterable,
+    },
     search: { termFields: declared.termFields, termKey: declared.termKey },
     csv: { columns: declared.csvColumns, fileName: declared.csvFileName },
     validate: { create: declared.createValidateRules, update: declared.updateValidateRules },
@@ -52,5 +57,6 @@ export function resourceOfInstance(controller: BaseController): Resource {
   };
   const prototype = Object.getPrototypeOf(controller) as Record<string, unknown>;
   const actions = CRUD_METHODS.filter((method) => typeof prototype[method] === 'function');
-  return Object.freeze({ kind: 'resource', name: controller.constructor.name, model: controller.modelClassName(), spec, actions });
+  const name = controller.constructor.name;
+  return Object.freeze({ kind: 'resource', name, model: controller.modelClassName(), spec, actions });
 }
