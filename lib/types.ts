@@ -118,8 +118,6 @@ export interface FastCrudConfig {
     readonly find_field_is_uuid: boolean;
     /** Largest JSON body, in bytes, that create and update read. */
     readonly body_limit: number;
-    /** When true, `crud` refuses a class-form controller that registers create or update without declaring `fillable`. */
-    readonly require_fillable: boolean;
     /**
      * Deepest nesting of arrays and objects a body or a JSON filter value may have (`[[1]]` is 2 deep);
      * deeper is a `tooDeep` fail. A stored JSON value deeper than this is withheld from JSON replies.

@@ -23,3 +23,22 @@ assert.throws(() => crud(new Router(), 'categories', CategoryController), {
 // In the typed form the same mistake does not compile: 'createAt' is not one of Category's attribute names (TS2322).
 // @ts-expect-error 'createAt' is not an attribute of Category
 resource(Category, { policy: { fillable: ['name'], sortable: ['name', 'createAt'] } });
+
+// Nothing is mass-assignable until declared: create and update need fillable, in both forms.
+class OpenCategoryController extends CrudController {
+  // No fillable here, so a body could write every attribute: crud refuses the controller.
+  modelClassName() {
+    return Category;
+  }
+}
+
+assert.throws(() => crud(new Router(), 'categories', OpenCategoryController), {
+  name: 'TypeError',
+  message:
+    "crud('categories', OpenCategoryController): create and update are registered without fillable, " +
+    "so a body could write any attribute: declare fillable: [...] (the attributes a body may write) " +
+    "or fillable: 'all', or leave create and update out with except",
+});
+
+// Read-only, it needs none.
+crud(new Router(), 'categories', OpenCategoryController, { only: ['search', 'read', 'options'] });

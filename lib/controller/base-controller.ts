@@ -21,8 +21,11 @@ export type AbstractConstructor<T = object> = abstract new (...args: any[]) => T
 export abstract class BaseController {
   /** Never serialized, filtered, sorted or used as an options label or value (e.g. `password`). */
   hidden: readonly string[] = [];
-  /** Attributes a request body may write; undefined: all but the primary key, timestamps and soft-delete columns. */
-  fillable: readonly string[] | undefined = undefined;
+  /**
+   * Attributes a request body may write, or `'all'`: every attribute but the primary key, timestamps and
+   * soft-delete columns. Required when the controller has create or update: `crud` refuses it undeclared.
+   */
+  fillable: readonly string[] | 'all' | undefined = undefined;
   /** Columns `sort` may name; undefined: every attribute not hidden. */
   sortable: readonly string[] | undefined = undefined;
   /** Columns `filter` may name; undefined: every attribute not hidden. */

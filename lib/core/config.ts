@@ -9,7 +9,7 @@ import { isHttpStatus } from './http-status.js';
  * @example DEFAULT_CONFIG.options.default_value // 'id'
  */
 export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
-  global: { validation: { http_status: 400 }, find_field: 'id', find_field_is_uuid: true, body_limit: 1_048_576, require_fillable: false, max_depth: 64, max_url_length: 8192, timeout_ms: 10_000 },
+  global: { validation: { http_status: 400 }, find_field: 'id', find_field_is_uuid: true, body_limit: 1_048_576, max_depth: 64, max_url_length: 8192, timeout_ms: 10_000 },
   options: { http_status: 200, default_value: 'id', permission: null, value_columns: null },
   search: { http_status: 200, method: 'toJSON', per_page: 40, max_per_page: 500, count: 'exact', count_threshold: 100_000, max_unpaginated: 10_000, strict_params: true },
   create: { http_status: 201, method: 'toJSON' },

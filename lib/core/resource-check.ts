@@ -1,6 +1,7 @@
 /** checkResource: what registration refuses — unknown names, a find field a uuid route cannot reach — as sentences. */
 import type { AttributeSource, CrudMethod, FastCrudConfig } from '../types.js';
 import { findColumn, knownNames } from './columns.js';
+import { configNameProblems } from './config-names.js';
 import { RECORD_ACTIONS, findFieldOf, holdsUuids, type RecordAction } from './find-field.js';
 import { didYouMean } from './nearest.js';
 import type { RelationModel } from './relation-paths.js';
@@ -22,17 +23,14 @@ export interface Declarations {
   readonly csvColumns?: Readonly<Record<string, string>> | undefined;
   /** Association paths opened to filters, sorts and includes (`relations`). */
   readonly relations?: RelationDeclarations | undefined;
-  /** False when the class form left `fillable` undefined; `global.require_fillable` refuses that for create and update. */
-  readonly fillableDeclared?: boolean | undefined;
-  /** The controller's name, for the `require_fillable` sentence. */
-  readonly owner?: string | undefined;
 }
 
 /**
  * Every problem with a resource's declarations, as a sentence naming the key, the bad value and
  * the nearest valid name: unknown names in the policy lists, `termFields`, `csvColumns` paths and `relations`;
- * a find field that a `{id:uuid}` route cannot reach (an integer key with `find_field_is_uuid`);
- * with `global.require_fillable`, create or update registered without a declared `fillable`.
+ * a find field that a `{id:uuid}` route cannot reach (an integer key with `find_field_is_uuid`) or
+ * that is one column of a composite primary key; create or update registered without a declared
+ * `fillable`; configured column names that are hidden or near misses (`configNameProblems`).
  * Empty when all is well.
  * @example checkResource(User, { hidden: ['pasword'] }, config, ['read'])
  *   // ["hidden names 'pasword', which is not an attribute or column of User; did you mean 'password'?"]
@@ -45,16 +43,26 @@ export function checkResource(model: ModelShape, declared: Declarations, config:
   });
   const paths = Object.keys(declared.csvColumns ?? {}).flatMap((path) => unknownPath(model, path));
   const relations = checkRelations(model as unknown as RelationModel, declared.relations);
-  return [...names, ...paths, ...relations, ...findFieldProblems(model, config, methods), ...fillableProblems(model, declared, config, methods)];
+  const hidden = new Set((declared.hidden ?? []).flatMap((name) => findColumn(model, name)?.attribute ?? []));
+  return [
+    ...names,
+    ...paths,
+    ...relations,
+    ...findFieldProblems(model, config, methods),
+    ...fillableProblems(declared, methods),
+    ...configNameProblems(model, hidden, config, methods),
+  ];
 }
 
-function fillableProblems(model: ModelShape, declared: Declarations, config: FastCrudConfig, methods: readonly CrudMethod[]): string[] {
+/** Nothing is mass-assignable until declared: without `fillable`, create and update would write any attribute. */
+function fillableProblems(declared: Declarations, methods: readonly CrudMethod[]): string[] {
   const writes = methods.filter((method) => method === 'create' || method === 'update');
-  if (!config.global.require_fillable || declared.fillableDeclared !== false || writes.length === 0) return [];
-  const owner = declared.owner ?? model.name;
+  if (declared.fillable !== undefined || writes.length === 0) return [];
+  const names = listOf(writes);
   return [
-    `${owner} registers ${listOf(writes)} without declaring fillable, and global.require_fillable is on: ` +
-      `list the attributes a client may write (override fillable = ['…']), or leave ${listOf(writes)} out with except`,
+    `${names} ${writes.length > 1 ? 'are' : 'is'} registered without fillable, so a body could write any attribute: ` +
+      `declare fillable: [...] (the attributes a body may write) or fillable: 'all', ` +
+      `or leave ${names} out with except`,
   ];
 }
 
@@ -83,11 +91,16 @@ function unknownPath(model: ModelShape, path: string): string[] {
 
 function findFieldProblems(model: ModelShape, config: FastCrudConfig, methods: readonly CrudMethod[]): string[] {
   const actions = methods.filter((method): method is RecordAction => Object.hasOwn(RECORD_ACTIONS, method));
+  const attributes = model.getAttributes();
+  const keys = Object.keys(attributes).filter((name) => attributes[name]!.primaryKey);
   const byField = new Map<string, RecordAction[]>();
+  const partial = new Map<string, RecordAction[]>();
   const missing = actions.filter((action) => {
     const found = findFieldOf(model, config, action);
     if (found === undefined) return true;
-    if (config.global.find_field_is_uuid && !holdsUuids(found.definition)) {
+    if (keys.length > 1 && keys.includes(found.attribute)) {
+      partial.set(found.attribute, [...(partial.get(found.attribute) ?? []), action]);
+    } else if (config.global.find_field_is_uuid && !holdsUuids(found.definition)) {
       const type = (found.definition.type as { key?: string } | undefined)?.key ?? 'unknown';
       const key = `${model.name}.${found.attribute} (${type})`;
       byField.set(key, [...(byField.get(key) ?? []), action]);
@@ -100,6 +113,12 @@ function findFieldProblems(model: ModelShape, config: FastCrudConfig, methods: r
       ([field, found]) =>
         `${listOf(found)} ${found.length > 1 ? 'find' : 'finds'} {id} in ${field}, but the routes take {id:uuid}: ` +
         `set config { global: { find_field_is_uuid: false } } to match such ids, or find_field to a UUID attribute`,
+    ),
+    ...[...partial].map(
+      ([field, found]) =>
+        `${listOf(found)} ${found.length > 1 ? 'find' : 'finds'} {id} in ${model.name}.${field}, ` +
+        `one column of the composite primary key (${keys.join(', ')}), so one {id} names no single row: ` +
+        `set find_field to a unique column, or leave ${listOf(found)} out with only or except`,
     ),
   ];
 }

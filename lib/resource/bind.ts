@@ -10,7 +10,7 @@ import { checkResource, type ModelShape } from '../core/resource-check.js';
 import { isStandardSchema } from '../core/standard-schema.js';
 import type { CrudMethod, CrudPlugin, FastCrudConfig, FieldPolicy } from '../types.js';
 import type { RelationDeclarations } from '../core/relation-policy.js';
-import type { Resource, ResourceHooks, ResourceValidation } from './resource.js';
+import type { Resource, ResourceHooks, ResourcePolicy, ResourceValidation } from './resource.js';
 
 /**
  * What every action reads: the model, the configuration, the resolved field policy, the term
@@ -50,9 +50,10 @@ export interface BoundResource<M extends Model = Model> {
 /**
  * Resolves a resource against a configuration and checks it: throws a TypeError naming `label`
  * (`crud('products', ProductController)`), the key, the bad value and the nearest valid name for
- * an uninitialised model, unknown names, csv paths, a find field a uuid route cannot reach, a
- * validation schema that is not a Standard Schema, a write without a declared `fillable` under
- * `global.require_fillable`, or a plugin's own complaint. `methods` are the actions being registered.
+ * an uninitialised model, unknown names, csv paths, a find field a uuid route cannot reach (or that is
+ * one column of a composite key), a validation schema that is not a Standard Schema, create or update
+ * without a declared `fillable`, a configured column name that is hidden or a near miss, or a plugin's
+ * own complaint. `methods` are the actions being registered.
  * @example unsafeBindResource(products, config, [], ['search', 'read'], "crud('products')")
  */
 export function unsafeBindResource<M extends Model>(
@@ -67,16 +68,16 @@ export function unsafeBindResource<M extends Model>(
     throw new TypeError(`${label}: the model ${model.name} is not initialised: call ${model.name}.init(attributes, { sequelize }) or sequelize.define(…) before registering it`);
   }
   const all = [...(spec.plugins ?? []), ...plugins];
+  // The compiler requires a policy with fillable; JavaScript callers and the class form may leave them out.
+  const declaredPolicy: Partial<ResourcePolicy<M>> = spec.policy ?? {};
   const declared = {
-    hidden: spec.policy.hidden,
-    fillable: spec.policy.fillable,
-    sortable: spec.policy.sortable,
-    filterable: spec.policy.filterable,
+    hidden: declaredPolicy.hidden,
+    fillable: declaredPolicy.fillable,
+    sortable: declaredPolicy.sortable,
+    filterable: declaredPolicy.filterable,
     termFields: spec.search?.termFields,
     csvColumns: spec.csv?.columns as Readonly<Record<string, string>> | undefined,
     relations: spec.relations as RelationDeclarations | undefined,
-    fillableDeclared: resource.fillableDeclared,
-    owner: resource.name,
   };
   const problems = [
     ...checkResource(model as unknown as ModelShape, declared, config, methods),
@@ -88,7 +89,7 @@ export function unsafeBindResource<M extends Model>(
   ];
   if (problems.length > 0) throw new TypeError(`${label}: ${problems.join('; ')}`);
   const policy = {
-    ...resolvePolicy(model, { ...declared, fillable: declared.fillable === 'all' ? undefined : declared.fillable }, config),
+    ...resolvePolicy(model, { ...declared, fillable: fillableNames(declared.fillable) }, config),
     relations: resolveRelations(model as unknown as RelationModel, declared.relations),
   };
   return Object.freeze({
@@ -110,6 +111,15 @@ export function unsafeBindResource<M extends Model>(
     searchShape: planRowShape(model as unknown as ShapeModel, policy.visible, model.sequelize.getDialect(), config.search.method, hasCustomToJSON(model)),
     routed: Object.freeze([...methods]),
   });
+}
+
+/**
+ * The names `resolvePolicy` takes: none for `'all'` (every writable attribute), and an empty list
+ * for an undeclared fillable, so that nothing is mass-assignable until declared (registration
+ * already refuses create and update without it; a request's variant of a class-form controller may still drop it).
+ */
+function fillableNames(fillable: readonly string[] | 'all' | undefined): readonly string[] | undefined {
+  return fillable === 'all' ? undefined : (fillable ?? []);
 }
 
 /** True when the model's class (or one between it and Sequelize's Model) defines its own `toJSON`. */

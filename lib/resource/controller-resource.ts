@@ -43,7 +43,13 @@ export function resourceOfController(Controller: ControllerClass & { prototype: 
 export function resourceOfInstance(controller: BaseController): Resource {
   const declared = controller as BaseController & ExportDeclarations;
   const spec: ResourceSpec<Model> = {
-    policy: { fillable: declared.fillable ?? 'all', hidden: declared.hidden, sortable: declared.sortable, filterable: declared.filterable },
+    // An undeclared fillable stays undefined, so that registration refuses create and update without it.
+    policy: {
+      fillable: declared.fillable as readonly string[] | 'all',
+      hidden: declared.hidden,
+      sortable: declared.sortable,
+      filterable: declared.filterable,
+    },
     search: { termFields: declared.termFields, termKey: declared.termKey },
     csv: { columns: declared.csvColumns, fileName: declared.csvFileName },
     validate: { create: declared.createValidateRules, update: declared.updateValidateRules },
@@ -51,6 +57,6 @@ export function resourceOfInstance(controller: BaseController): Resource {
   };
   const prototype = Object.getPrototypeOf(controller) as Record<string, unknown>;
   const actions = CRUD_METHODS.filter((method) => typeof prototype[method] === 'function');
-  const fillableDeclared = declared.fillable !== undefined;
-  return Object.freeze({ kind: 'resource', name: controller.constructor.name, model: controller.modelClassName(), spec, actions, fillableDeclared });
+  const name = controller.constructor.name;
+  return Object.freeze({ kind: 'resource', name, model: controller.modelClassName(), spec, actions });
 }

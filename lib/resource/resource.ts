@@ -148,7 +148,8 @@ export type HookName = keyof ResourceHooks<Model>;
 /**
  * What a client may do with each attribute. `fillable` is required: a list, or `'all'` for every
  * writable attribute (all but the key, the timestamps and the soft-delete columns), so that writing
- * everything is a choice the code shows.
+ * everything is a choice the code shows. A resource without it (from JavaScript) is refused when
+ * `crud` registers create or update.
  * @example { fillable: ['name', 'price'], hidden: ['secret'] }
  */
 export interface ResourcePolicy<M extends Model> {
@@ -207,11 +208,6 @@ export interface Resource<M extends Model = Model> {
   readonly model: ModelStatic<M>;
   readonly spec: ResourceSpec<M>;
   readonly actions: readonly CrudMethod[];
-  /**
-   * False when a class-form controller leaves `fillable` undefined (read as `'all'`), so that
-   * `global.require_fillable` can refuse it; absent for `resource()`, whose `fillable` is required.
-   */
-  readonly fillableDeclared?: boolean;
 }
 
 /**

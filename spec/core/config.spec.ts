@@ -9,7 +9,6 @@ describe('resolveConfig', () => {
   it("returns the spec's defaults for no input", () => {
     assert.deepEqual(resolveConfig(), E.right(DEFAULT_CONFIG));
     assert.deepEqual(DEFAULT_CONFIG.options, { http_status: 200, default_value: 'id', permission: null, value_columns: null });
-    assert.equal(DEFAULT_CONFIG.global.require_fillable, false);
     assert.equal(DEFAULT_CONFIG.global.validation.http_status, 400);
     assert.equal(DEFAULT_CONFIG.soft_delete.deleted_at_field, 'deleted_at');
   });
@@ -113,9 +112,9 @@ describe('formatConfigError', () => {
     );
   });
 
-  it('returns the hardening switches: a permission, a list of value columns, require_fillable', () => {
-    const resolved = resolveConfig({ options: { permission: 'search', value_columns: ['id', 'external_id'] }, global: { require_fillable: true } });
-    assert.deepEqual(E.map((c: typeof DEFAULT_CONFIG) => [c.options.permission, c.options.value_columns, c.global.require_fillable])(resolved), E.right(['search', ['id', 'external_id'], true]));
+  it('returns the hardening switches: a permission, a list of value columns', () => {
+    const resolved = resolveConfig({ options: { permission: 'search', value_columns: ['id', 'external_id'] } });
+    assert.deepEqual(E.map((c: typeof DEFAULT_CONFIG) => [c.options.permission, c.options.value_columns])(resolved), E.right(['search', ['id', 'external_id']]));
     assert.ok(E.isRight(resolved) && Object.isFrozen(resolved.right.options.value_columns));
     const back = E.getOrElseW(() => assert.fail())(resolved);
     assert.deepEqual(E.map((c: typeof DEFAULT_CONFIG) => [c.options.permission, c.options.value_columns])(resolveConfig({ options: { permission: null, value_columns: null } }, back)), E.right([null, null]));
@@ -129,7 +128,11 @@ describe('formatConfigError', () => {
       );
     }
     assert.equal(E.isLeft(resolveConfig({ options: { permission: 'a b' } })), true);
-    assert.equal(E.isLeft(resolveConfig({ global: { require_fillable: 'yes' } })), true);
+  });
+
+  it('returns a Left naming global.require_fillable, which is gone: fillable is always required for writes', () => {
+    const resolved = resolveConfig({ global: { require_fillable: true } });
+    assert.ok(E.isLeft(resolved) && resolved.left.key === 'global.require_fillable', JSON.stringify(resolved));
   });
 
   it('never keeps the caller\'s list: value_columns is copied', () => {

@@ -44,21 +44,39 @@ describe('checkResource', () => {
     assert.deepEqual(checkResource(shape(User), declared, DEFAULT_CONFIG, CRUD_METHODS), []);
   });
 
-  it("returns [] for fillable: 'all' and for no declarations", () => {
+  it("returns [] for fillable: 'all', and for no declarations without create or update", () => {
     assert.deepEqual(checkResource(shape(User), { fillable: 'all' }, DEFAULT_CONFIG, CRUD_METHODS), []);
-    assert.deepEqual(checkResource(shape(User), {}, DEFAULT_CONFIG, CRUD_METHODS), []);
+    assert.deepEqual(checkResource(shape(User), {}, DEFAULT_CONFIG, ['search', 'options', 'read', 'exportCsv', 'delete', 'softDelete', 'restore']), []);
   });
 
-  it('returns a sentence naming the controller for an undeclared fillable with create or update, under require_fillable only', () => {
-    const strict = unsafeResolveConfig({ global: { require_fillable: true } }, DEFAULT_CONFIG);
-    const undeclared: Declarations = { fillableDeclared: false, owner: 'UserController' };
-    assert.deepEqual(checkResource(shape(User), undeclared, strict, ['search', 'create', 'update']), [
-      "UserController registers create and update without declaring fillable, and global.require_fillable is on: list the attributes a client may write (override fillable = ['…']), or leave create and update out with except",
+  it('returns a sentence naming the fix for an undeclared fillable with create or update', () => {
+    assert.deepEqual(checkResource(shape(User), {}, DEFAULT_CONFIG, ['search', 'create', 'update']), [
+      "create and update are registered without fillable, so a body could write any attribute: declare fillable: [...] (the attributes a body may write) or fillable: 'all', or leave create and update out with except",
     ]);
-    assert.deepEqual(checkResource(shape(User), undeclared, strict, ['search', 'read', 'delete']), []);
-    assert.deepEqual(checkResource(shape(User), undeclared, DEFAULT_CONFIG, CRUD_METHODS), []);
-    assert.deepEqual(checkResource(shape(User), { fillable: 'all', fillableDeclared: true }, strict, CRUD_METHODS), []);
-    assert.deepEqual(checkResource(shape(User), { fillable: 'all' }, strict, CRUD_METHODS), []);
+    assert.deepEqual(checkResource(shape(User), { fillable: undefined }, DEFAULT_CONFIG, ['update']), [
+      "update is registered without fillable, so a body could write any attribute: declare fillable: [...] (the attributes a body may write) or fillable: 'all', or leave update out with except",
+    ]);
+    assert.deepEqual(checkResource(shape(User), { fillable: [] }, DEFAULT_CONFIG, CRUD_METHODS), []);
+  });
+
+  it('returns a sentence for a composite primary key behind the {id} routes, and [] for a unique find field beside it', () => {
+    const BookTag: ModelShape = {
+      name: 'BookTag',
+      getAttributes: () => ({
+        bookId: { type: DataTypes.UUID, primaryKey: true },
+        tagId: { type: DataTypes.UUID, primaryKey: true },
+        externalId: { type: DataTypes.UUID, field: 'external_id', unique: true },
+      }),
+    };
+    assert.deepEqual(checkResource(BookTag, { fillable: 'all' }, DEFAULT_CONFIG, ['search', 'read', 'delete']), [
+      'read and delete find {id} in BookTag.bookId, one column of the composite primary key (bookId, tagId), so one {id} names no single row: ' +
+        'set find_field to a unique column, or leave read and delete out with only or except',
+    ]);
+    const byTag = unsafeResolveConfig({ global: { find_field: 'tagId' } }, DEFAULT_CONFIG);
+    assert.match(checkResource(BookTag, {}, byTag, ['read'])[0] ?? '', /^read finds \{id\} in BookTag\.tagId, one column/);
+    const byExternal = unsafeResolveConfig({ global: { find_field: 'external_id' } }, DEFAULT_CONFIG);
+    assert.deepEqual(checkResource(BookTag, {}, byExternal, RECORD_METHODS.filter((method) => method !== 'update')), []);
+    assert.deepEqual(checkResource(BookTag, { fillable: 'all' }, DEFAULT_CONFIG, ['search', 'options', 'create', 'exportCsv']), []);
   });
 
   it('returns a sentence naming the key, the bad value, the model and the nearest valid name', () => {
@@ -106,13 +124,13 @@ describe('checkResource', () => {
   });
 
   it('returns [] for an integer key with find_field_is_uuid false, or with no record action', () => {
-    assert.deepEqual(checkResource(shape(Counter), {}, LENIENT, CRUD_METHODS), []);
-    assert.deepEqual(checkResource(shape(Counter), {}, DEFAULT_CONFIG, ['search', 'options', 'create', 'exportCsv']), []);
+    assert.deepEqual(checkResource(shape(Counter), { fillable: 'all' }, LENIENT, CRUD_METHODS), []);
+    assert.deepEqual(checkResource(shape(Counter), { fillable: 'all' }, DEFAULT_CONFIG, ['search', 'options', 'create', 'exportCsv']), []);
   });
 
   it('returns [] for a UUID find field (by column name) on an integer-keyed model', () => {
     const config = unsafeResolveConfig({ global: { find_field: 'external_id' } }, DEFAULT_CONFIG);
-    assert.deepEqual(checkResource(shape(Counter), {}, config, CRUD_METHODS), []);
+    assert.deepEqual(checkResource(shape(Counter), { fillable: ['label'] }, config, CRUD_METHODS), []);
   });
 
   it('returns a sentence for a model with neither the find field nor a primary key', () => {
@@ -141,14 +159,17 @@ const modelShapeArb = fc
 /** Every name a model answers to: its attributes' names and their columns. */
 const namesOf = (model: ModelShape) => Object.entries(model.getAttributes()).flatMap(([name, definition]) => [name, definition.field ?? name]);
 
-/** Declarations whose every name is one of the model's own, and csv paths through its own associations. */
+/**
+ * Declarations whose every name is one of the model's own, and csv paths through its own associations.
+ * The key stays visible: it is options' default value column, which may not be hidden.
+ */
 function declarationsArb(model: ModelShape) {
   const names = namesOf(model);
   const paths = [...names, ...Object.entries(model.associations ?? {}).flatMap(([as, { target }]) => namesOf(target).map((name) => `${as}.${name}`))];
   const list = fc.subarray(names);
   return fc
     .record({
-      hidden: list,
+      hidden: fc.subarray(names.filter((name) => name !== DEFAULT_CONFIG.options.default_value)),
       fillable: fc.oneof(list, fc.constant('all' as const)),
       sortable: list,
       filterable: list,

@@ -113,6 +113,7 @@ describe('docs/guide/databases.md: an export that fails after its first batch', 
       if (++finds === 2) throw new Error('the replica went away');
     });
     class ProductController extends CrudController {
+      override fillable = 'all' as const;
       modelClassName() {
         return models.Product;
       }

@@ -156,6 +156,7 @@ for (const db of databases) {
       const Price = sequelize.define('ErrdocPrice', { amount: DataTypes.DECIMAL(10, 2) }, { tableName: 'errdoc_prices', timestamps: false });
       await Price.sync({ force: true });
       class PriceController extends CrudController {
+        override fillable = ['amount'];
         modelClassName() {
           return Price;
         }

@@ -156,16 +156,19 @@ describe('the lifecycle diagrams', () => {
     await Memo.create({ id: memoId, title: 'Order more spades' });
 
     class ProductController extends CrudController {
+      override fillable = 'all' as const;
       modelClassName() {
         return models.Product;
       }
     }
     class CategoryController extends CrudController {
+      override fillable = 'all' as const;
       modelClassName() {
         return models.Category;
       }
     }
     class MemoController extends CrudController {
+      override fillable = 'all' as const;
       modelClassName() {
         return Memo;
       }

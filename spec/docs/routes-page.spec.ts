@@ -95,6 +95,7 @@ describe('what routes.md says about matching and order', () => {
 
   before(async () => {
     class ProductController extends CrudController {
+      override fillable = 'all' as const;
       modelClassName() {
         return Product;
       }

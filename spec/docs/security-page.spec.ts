@@ -1,7 +1,7 @@
 /**
  * docs/guide/security.md against the code: every configuration key it names exists in DEFAULT_CONFIG
  * with the default it states, the constants it quotes are the code's, and every class-form example
- * that registers writes declares `fillable`, as `global.require_fillable` would demand.
+ * that registers writes declares `fillable`, as `crud` demands (the example of the refusal says it has none).
  */
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';

@@ -20,6 +20,7 @@ const calls: string[] = [];
 /** A class-form controller whose 404 says what it is missing: the class form's own way to shape replies. */
 function OwnNotFound(model: ModelStatic<Model>) {
   return class OwnNotFound extends CrudController {
+    override fillable = 'all' as const;
     modelClassName() {
       return model;
     }

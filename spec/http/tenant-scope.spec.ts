@@ -59,10 +59,10 @@ const VARIANTS: readonly Variant[] = [
 ];
 
 function targetOf(variant: Variant, Invoice: ModelStatic<Model>): CrudTarget {
-  const fillable = variant.tenantFillable ? undefined : ['title', 'amount'];
+  const fillable = variant.tenantFillable ? ('all' as const) : ['title', 'amount'];
   if (variant.form === 'resource') {
     const hooks: ResourceHooks<Model> = Object.fromEntries(QUERY_HOOKS.map((name) => [name, widen]));
-    return resource(Invoice, { policy: { fillable: fillable ?? 'all' }, hooks });
+    return resource(Invoice, { policy: { fillable }, hooks });
   }
   return class InvoiceController extends CrudController {
     override fillable = fillable;

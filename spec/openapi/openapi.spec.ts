@@ -12,6 +12,7 @@ const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', loggin
 const catalog = defineCatalog(sequelize, 'oa');
 class ProductController extends CrudController {
   override hidden = ['secret'];
+  override fillable = 'all' as const;
   modelClassName() {
     return catalog.Product;
   }

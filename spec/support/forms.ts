@@ -61,7 +61,7 @@ export function controllerOf<M extends Model>(model: ModelStatic<M>, spec: Resou
   const Base = MIXINS.reduce<AbstractConstructor<BaseController>>((B, [method, mixin]) => (actions.includes(method) ? mixin(B) : B), BaseController);
   class SpecController extends Base {
     override hidden: readonly string[] = spec.policy.hidden ?? [];
-    override fillable = spec.policy.fillable === 'all' ? undefined : spec.policy.fillable;
+    override fillable = spec.policy.fillable;
     override sortable = spec.policy.sortable;
     override filterable = spec.policy.filterable;
     override termFields: readonly string[] = spec.search?.termFields ?? [];

@@ -18,6 +18,7 @@ function expectType<T extends true>(_proof: T): void {}
 /** Correct: the hooks take the model's types. */
 export class ProductController extends CrudController.for(Product) {
   override hidden = ['password'];
+  override fillable = ['name', 'price'];
   override termFields = ['name'];
   override beforeCreate(data: WriteData<Product>) {
     return { ...data, price: (data.price ?? 0) + 1 };
@@ -72,6 +73,7 @@ export class WrongTypes extends CrudController.for(Product) {
 /** Class-form code written before `.for()`: untyped hooks still compile. */
 export class PlainProducts extends CrudController {
   override hidden = ['password'];
+  override fillable = 'all' as const;
   modelClassName() {
     return Product;
   }
@@ -98,6 +100,15 @@ export class LooseController extends CrudController.for(Loose) {
 
 // @ts-expect-error no action is called serch
 crud(router, 'plain', PlainProducts, { only: ['serch'] });
+
+/** fillable: a list of names, or 'all' (as const, or readonly, so that it stays the literal); nothing else. */
+export class EverythingController extends CrudController.for(Product) {
+  override readonly fillable = 'all';
+}
+export class WrongFillable extends CrudController.for(Product) {
+  // @ts-expect-error fillable is a list or 'all', not another string
+  override fillable = 'everything' as const;
+}
 
 // The class form's validation rules: any Standard Schema, or none; not anything else.
 export class ValidatedController extends CrudController.for(Product) {
