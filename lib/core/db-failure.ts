@@ -74,6 +74,17 @@ export function classifyDatabaseError(thrown: unknown): DatabaseFailure | undefi
   return undefined;
 }
 
+/**
+ * True when SQLite's JSON functions could not read a stored value (`SQLITE_ERROR: malformed JSON`):
+ * text that is not JSON, or JSON nested deeper than the 1,000 levels they parse. Only a `json`
+ * filter reads stored JSON in SQL, and its own value is always valid and shallow, so the stored
+ * value is the cause. Never throws.
+ * @example isUnreadableJson({ name: 'SequelizeDatabaseError', original: { code: 'SQLITE_ERROR', message: 'SQLITE_ERROR: malformed JSON' } }) // true
+ */
+export function isUnreadableJson(thrown: unknown): boolean {
+  return errorChain(thrown).some(({ code, message }) => code === 'SQLITE_ERROR' && typeof message === 'string' && /\bmalformed JSON\b/.test(message));
+}
+
 type Fields = { readonly name: unknown; readonly code: unknown; readonly errno: unknown; readonly sqlState: unknown; readonly message: unknown };
 
 function isTimeout({ name, code, errno }: Fields): boolean {
