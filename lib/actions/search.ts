@@ -135,7 +135,9 @@ export async function searchAction(scope: ActionScope): Promise<Reply> {
   let records: Record<string, unknown>[], count: { value: number; estimated: boolean } | undefined;
   try {
     [records, count] = await Promise.all([
-      select === undefined ? model.findAll(read).then((rows) => rows.map(serializerFor(scope, config.search.method))) : rawPage(select, shape!).then((raw) => withheldRows(scope, raw)),
+      select === undefined
+        ? model.findAll(read).then((rows) => rows.map(serializerFor(scope, config.search.method)))
+        : rawPage(select, shape!).then((raw) => withheldRows(scope, raw)),
       counting === 'none' ? undefined : countRows(scope, query, select, counting === 'estimate'),
     ]);
   } catch (thrown) {

@@ -61,7 +61,8 @@ function withholdDeep(ctx: Context, values: Record<string, unknown>, attributes:
 }
 
 function withheldMessage(field: string, max: number): string {
-  return `The stored value of ${field} nests arrays or objects deeper than ${max} levels (global.max_depth); it is withheld`;
+  const nests = `nests arrays or objects deeper than ${max} levels (global.max_depth)`;
+  return `The stored value of ${field} ${nests}; it is withheld`;
 }
 
 function note(ctx: Context, withheld: WithheldValue): void {
@@ -72,7 +73,8 @@ function note(ctx: Context, withheld: WithheldValue): void {
 /** An array or a plain object, as a driver parses a JSON column: what may nest (a Date or a Buffer does not). */
 function isJsonContainer(value: unknown): value is object {
   if (typeof value !== 'object' || value === null) return false;
-  return Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return Array.isArray(value) || prototype === Object.prototype || prototype === null;
 }
 
 /**

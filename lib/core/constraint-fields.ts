@@ -19,10 +19,14 @@ export interface ErrorFields {
  * @example visibleFields(['serial_no'], { columns: new Map([['serial_no', 'serialNo']]), visible: new Set(['serialNo']) }) // ['serialNo']
  * @example visibleFields(['token'], { columns: new Map([['token', 'token']]), visible: new Set(['id']) }) // undefined
  */
-export function visibleFields(columns: readonly string[], fields: ErrorFields | undefined): readonly string[] | undefined {
+export function visibleFields(
+  columns: readonly string[],
+  fields: ErrorFields | undefined,
+): readonly string[] | undefined {
   if (fields === undefined) return columns;
   const attributes = columns.map((column) => fields.columns.get(column));
-  return attributes.every((name): name is string => name !== undefined && fields.visible.has(name)) ? attributes : undefined;
+  const shown = (name: string | undefined): name is string => name !== undefined && fields.visible.has(name);
+  return attributes.every(shown) ? attributes : undefined;
 }
 
 /**

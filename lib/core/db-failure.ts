@@ -82,7 +82,9 @@ export function classifyDatabaseError(thrown: unknown): DatabaseFailure | undefi
  * @example isUnreadableJson({ name: 'SequelizeDatabaseError', original: { code: 'SQLITE_ERROR', message: 'SQLITE_ERROR: malformed JSON' } }) // true
  */
 export function isUnreadableJson(thrown: unknown): boolean {
-  return errorChain(thrown).some(({ code, message }) => code === 'SQLITE_ERROR' && typeof message === 'string' && /\bmalformed JSON\b/.test(message));
+  const malformed = ({ code, message }: Fields) =>
+    code === 'SQLITE_ERROR' && typeof message === 'string' && /\bmalformed JSON\b/.test(message);
+  return errorChain(thrown).some(malformed);
 }
 
 type Fields = { readonly name: unknown; readonly code: unknown; readonly errno: unknown; readonly sqlState: unknown; readonly message: unknown };

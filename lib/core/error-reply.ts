@@ -81,12 +81,21 @@ function databaseReply(thrown: unknown): Reply {
 interface SequelizeErrorShape extends Error {
   readonly errors?: readonly { path?: string | null; validatorKey?: string | null; type?: string | null; value?: unknown; message: string }[];
   readonly fields?: readonly string[] | Readonly<Record<string, unknown>> | null;
-  readonly original?: { readonly code?: unknown; readonly sqlState?: unknown; readonly errno?: unknown; readonly detail?: unknown };
+  readonly original?: {
+    readonly code?: unknown;
+    readonly sqlState?: unknown;
+    readonly errno?: unknown;
+    readonly detail?: unknown;
+  };
   /** A foreign key's side, as Sequelize's MariaDB and MySQL dialects tell it: `parent` for a row still referenced. */
   readonly reltype?: unknown;
 }
 
-function replyForSequelizeError(thrown: SequelizeErrorShape, validationStatus: number, fields: ErrorFields | undefined): Reply | undefined {
+function replyForSequelizeError(
+  thrown: SequelizeErrorShape,
+  validationStatus: number,
+  fields: ErrorFields | undefined,
+): Reply | undefined {
   switch (thrown.name) {
     case 'SequelizeUniqueConstraintError':
       return fail(statusOf('unique'), uniqueItems(fieldsOf(thrown), fields));

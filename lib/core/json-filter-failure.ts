@@ -14,6 +14,8 @@ export function unreadableJsonFilters(conditions: readonly Condition[]): FailIte
   return [...new Set(fields)].map((field) => ({
     field,
     error: 'tooDeep',
-    message: `filter[${field}][json] cannot run: a stored ${field} value is nested deeper than SQLite's JSON functions read (1,000 levels) or is not JSON; repair or remove that row, or filter on another column`,
+    message:
+      `filter[${field}][json] cannot run: a stored ${field} value is nested deeper than SQLite's JSON functions ` +
+      'read (1,000 levels) or is not JSON; repair or remove that row, or filter on another column',
   }));
 }

@@ -18,7 +18,9 @@ export type CrudTarget = ControllerClass | Resource<any>;
  * Serves one action of a registered resource for one request; `fields` are its model's columns
  * and visible attributes, for the error exit to name constraint fields (absent without a model).
  */
-export type RouteHandler = ((ctx: Context, method: CrudMethod) => Promise<Reply | undefined>) & { readonly fields?: ErrorFields };
+export type RouteHandler = ((ctx: Context, method: CrudMethod) => Promise<Reply | undefined>) & {
+  readonly fields?: ErrorFields;
+};
 
 /**
  * The handler of a registered target, its resource bound and checked once here, its Sequelize
@@ -43,7 +45,8 @@ export function unsafeRouteHandler(
   if (servesModel(target)) {
     const bound = unsafeBindResource(resourceOfController(target, config), config, plugins, methods, label);
     watchQueries(bound.model.sequelize!);
-    const serve = async (ctx: Context, method: CrudMethod) => call(attachResource(new target(ctx, config), bound), method, ctx);
+    const serve = async (ctx: Context, method: CrudMethod) =>
+      call(attachResource(new target(ctx, config), bound), method, ctx);
     return Object.assign(serve, { fields: errorFields(bound.model, bound.policy.visible) });
   }
   const Controller = target as ControllerClass;
