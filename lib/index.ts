@@ -12,6 +12,7 @@ export { success, fail, error, failItemOf, unavailable, RETRY_AFTER_SECONDS } fr
 export { classifyDatabaseError, DEADLINE_ERROR_NAME, type DatabaseFailure } from './core/db-failure.js';
 export { ERROR_TABLE, ERROR_CODES, statusOf, type FixedStatusCode, type DecidedStatusCode } from './core/error-codes.js';
 export { replyForError, clientError, clientErrorOf, type ClientError } from './core/error-reply.js';
+export type { ErrorFields } from './core/constraint-fields.js';
 export { KNOWN_PARAMS, singleParam, unknownParams } from './core/query-params.js';
 export { BaseController, type AbstractConstructor } from './controller/base-controller.js';
 export { CrudController } from './controller/crud-controller.js';

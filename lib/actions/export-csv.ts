@@ -19,7 +19,7 @@ import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply, SearchPlan } from '../types.js';
 import { fastColumns, type FastColumn } from './export-fast.js';
 import { serializerFor } from './records.js';
-import { planSearchRequest, relationSettings } from './search.js';
+import { planSearchRequest, relationSettings, unreadableJsonReply } from './search.js';
 import { queryStage, rowsStage } from './stages.js';
 
 /** Headers that keep an export of private data out of every cache and stop a browser sniffing its type. */
@@ -59,7 +59,7 @@ export async function exportCsvAction(scope: ActionScope): Promise<Reply | undef
     first = await batches.next();
   } catch (error) {
     await endSnapshot(snapshot);
-    throw error;
+    return unreadableJsonReply(scope, plan, error);
   }
   const body = new PassThrough();
   ctx.status = config.export_csv.http_status;

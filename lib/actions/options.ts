@@ -11,6 +11,7 @@ import type { FastCrudConfig, OptionsError, Reply } from '../types.js';
 import { rawRows, rawSql } from '../execute/raw-select.js';
 import { tableColumns, tableHasColumn } from '../execute/table.js';
 import { queryStage } from './stages.js';
+import { withholdDeepOptions } from './withheld.js';
 
 /**
  * Serves `GET <uri>/options?label=<column>&value=<column>` (spec options rules 1–9), with the hooks
@@ -38,6 +39,8 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
   const found = query.raw === true ? await rawRows(model, query) : ((await model.findAll(query)) as unknown as Record<string, unknown>[]);
   // A row past the cap: the LIMIT's extra row, or rows added since the span or the count.
   if (found.length > cap) return tooMany();
+  const asked = { label: label!, value: value || config.options.default_value };
+  withholdDeepOptions(scope.ctx, found, config.global.max_depth, asked);
   const rows = optionItems(found);
   const items = (await scope.hook('afterOptions', rows)) ?? rows;
   return answers.answerSuccess(items, config.options.http_status);

@@ -4,6 +4,8 @@ import type { Context } from 'koa';
 import type { FindOptions } from 'sequelize';
 import { compileSearch, type RelationSettings } from '../compile/search.js';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
+import { isUnreadableJson } from '../core/db-failure.js';
+import { unreadableJsonFilters } from '../core/json-filter-failure.js';
 import { isPrototypeKey, parseBrackets, prototypeKeys } from '../core/qs-limits.js';
 import { planSearch, type SearchRequest } from '../core/search-plan.js';
 import type { HookResult } from '../resource/resource.js';
@@ -133,10 +135,17 @@ export async function searchAction(scope: ActionScope): Promise<Reply> {
   if (reusable !== undefined && known === undefined && select?.where !== undefined) remember(reusable, { plan, query, select });
   if (state !== undefined && known !== undefined) state[SEARCH_PLAN_REUSED] = true;
   if (select?.driver === true && state !== undefined) state[SEARCH_PATH_TAKEN] = 'driver';
-  const [records, count] = await Promise.all([
-    select === undefined ? model.findAll(read).then((rows) => rows.map(serializerFor(scope, config.search.method))) : rawPage(select, shape!).then((raw) => withheldRows(scope, raw)),
-    counting === 'none' ? undefined : countRows(scope, query, select, counting === 'estimate'),
-  ]);
+  let records: Record<string, unknown>[], count: { value: number; estimated: boolean } | undefined;
+  try {
+    [records, count] = await Promise.all([
+      select === undefined
+        ? model.findAll(read).then((rows) => rows.map(serializerFor(scope, config.search.method)))
+        : rawPage(select, shape!).then((raw) => withheldRows(scope, raw)),
+      counting === 'none' ? undefined : countRows(scope, query, select, counting === 'estimate'),
+    ]);
+  } catch (thrown) {
+    return unreadableJsonReply(scope, plan, thrown);
+  }
   if (page === null && records.length > cap) return scope.answers.answerFail([tooManyRows(cap)]);
   const hasMore = page !== null && records.length > page.perPage;
   const rows = hasMore ? records.slice(0, page.perPage) : records;
@@ -146,6 +155,17 @@ export async function searchAction(scope: ActionScope): Promise<Reply> {
   const perPage = page?.perPage ?? Math.max(count.value, 1);
   const pagination = { current, perPage, pagesCount: Math.max(1, Math.ceil(count.value / perPage)), count: count.value, ...(count.estimated && { estimated: true }) };
   return scope.answers.answerSuccess(data, config.search.http_status, { pagination });
+}
+
+/**
+ * The fail naming the `json` filters of a query that SQLite's JSON functions refused over a stored
+ * value (see `isUnreadableJson`), at the validation status; rethrows any other error.
+ * @example catch (thrown) { return unreadableJsonReply(scope, plan, thrown); }
+ */
+export function unreadableJsonReply(scope: ActionScope, plan: SearchPlan, thrown: unknown): Reply {
+  const items = isUnreadableJson(thrown) ? unreadableJsonFilters(plan.conditions) : [];
+  if (items.length === 0) throw thrown;
+  return scope.answers.answerFail(items);
 }
 
 /**

@@ -10,9 +10,12 @@ import { tooDeepAt } from '../core/depth.js';
 
 /** A value withheld from a reply: the primary key of its row (of the included record, for one), the attribute, and why. */
 export interface WithheldValue {
+  /** The row's primary key; null in an options list, which selects none. */
   readonly id: unknown;
-  /** The attribute, after its association path for an included record (`category.meta`). */
+  /** The attribute, after its association path for an included record (`category.meta`); in options, the `label` or `value` column asked for. */
   readonly field: string;
+  /** In options: the index of the item in the list whose `label` or `value` is withheld. */
+  readonly item?: number;
   readonly message: string;
 }
 
@@ -51,11 +54,49 @@ function withholdDeep(ctx: Context, values: Record<string, unknown>, attributes:
     const value = values[name];
     if (typeof value !== 'object' || value === null || tooDeepAt(value, max) === undefined) continue;
     values[name] = null;
-    const state = ctx.state as Record<symbol, WithheldValue[] | undefined>;
     const id = attributes.key === undefined ? null : values[attributes.key] ?? null;
     const field = `${path}${name}`;
-    (state[WITHHELD] ??= []).push({ id, field, message: `The stored value of ${field} nests arrays or objects deeper than ${max} levels (global.max_depth); it is withheld` });
+    note(ctx, { id, field, message: withheldMessage(field, max) });
   }
+}
+
+function withheldMessage(field: string, max: number): string {
+  const nests = `nests arrays or objects deeper than ${max} levels (global.max_depth)`;
+  return `The stored value of ${field} ${nests}; it is withheld`;
+}
+
+function note(ctx: Context, withheld: WithheldValue): void {
+  const state = ctx.state as Record<symbol, WithheldValue[] | undefined>;
+  (state[WITHHELD] ??= []).push(withheld);
+}
+
+/** An array or a plain object, as a driver parses a JSON column: what may nest (a Date or a Buffer does not). */
+function isJsonContainer(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return Array.isArray(value) || prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * `withholdDeep` for the raw rows of an options list: a `label` or `value` nested deeper than `max`
+ * (a JSON column, parsed by the PostgreSQL or MariaDB driver) becomes null, noted with the item's
+ * index and the column asked for (`columns`). Rows are changed in place, their keys in the same order.
+ * @example withholdDeepOptions(ctx, rows, 64, { label: 'name', value: 'meta' }) // a deep meta → null, noted as item 3's 'meta'
+ */
+export function withholdDeepOptions(
+  ctx: Context,
+  rows: readonly Record<string, unknown>[],
+  max: number,
+  columns: { readonly label: string; readonly value: string },
+): void {
+  rows.forEach((row, item) => {
+    for (const key of ['label', 'value'] as const) {
+      const value = row[key];
+      if (!isJsonContainer(value) || tooDeepAt(value, max) === undefined) continue;
+      row[key] = null;
+      note(ctx, { id: null, field: columns[key], item, message: withheldMessage(columns[key], max) });
+    }
+  });
 }
 
 /**

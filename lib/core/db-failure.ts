@@ -74,6 +74,19 @@ export function classifyDatabaseError(thrown: unknown): DatabaseFailure | undefi
   return undefined;
 }
 
+/**
+ * True when SQLite's JSON functions could not read a stored value (`SQLITE_ERROR: malformed JSON`):
+ * text that is not JSON, or JSON nested deeper than the 1,000 levels they parse. Only a `json`
+ * filter reads stored JSON in SQL, and its own value is always valid and shallow, so the stored
+ * value is the cause. Never throws.
+ * @example isUnreadableJson({ name: 'SequelizeDatabaseError', original: { code: 'SQLITE_ERROR', message: 'SQLITE_ERROR: malformed JSON' } }) // true
+ */
+export function isUnreadableJson(thrown: unknown): boolean {
+  const malformed = ({ code, message }: Fields) =>
+    code === 'SQLITE_ERROR' && typeof message === 'string' && /\bmalformed JSON\b/.test(message);
+  return errorChain(thrown).some(malformed);
+}
+
 type Fields = { readonly name: unknown; readonly code: unknown; readonly errno: unknown; readonly sqlState: unknown; readonly message: unknown };
 
 function isTimeout({ name, code, errno }: Fields): boolean {

@@ -38,14 +38,18 @@ export const ERROR_TABLE = Object.freeze({
   invalidBody: { status: 400, meaning: 'the body could not be read to its end' },
   unsupportedMediaType: { status: 415, meaning: "the body's `Content-Type` is neither JSON nor `application/x-www-form-urlencoded`" },
   contentTooLarge: { status: 413, meaning: 'the body is larger than `global.body_limit`' },
-  tooDeep: { status: 'validation', meaning: 'a body, or a `json` filter value, with arrays or objects nested deeper than `global.max_depth` (the field names where)' },
+  tooDeep: {
+    status: 'validation',
+    meaning:
+      "a body, or a `json` filter value, with arrays or objects nested deeper than `global.max_depth` (the field names where). Also, on SQLite, a `json` filter over a column where a stored value is nested deeper than SQLite's JSON functions read (1,000 levels), naming the filter",
+  },
   uriTooLong: { status: 414, meaning: 'the URL (path and query string) is longer than `global.max_url_length` characters' },
   tooManyRows: {
     status: 'validation',
     meaning: '`skipPagination=true`, or an options list, that would answer more than `search.max_unpaginated` rows: paginate, narrow it with a filter, or raise the cap',
   },
-  unique: { status: 409, meaning: 'a unique constraint would be broken' },
-  foreignKey: { status: 409, meaning: 'a foreign key would point nowhere, or a deleted row is still referenced' },
+  unique: { status: 409, meaning: 'a unique constraint would be broken: one item per attribute, or one with `field: null` when the field policy hides one of them' },
+  foreignKey: { status: 409, meaning: 'a foreign key would point nowhere (naming it on PostgreSQL and MariaDB), or a deleted row is still referenced' },
   recordNotFound: { status: 404, meaning: '`{id}` finds no record that the action may use' },
   routeNotFound: { status: 404, meaning: 'no route matches the path (answered by the `notFound()` middleware mounted after the routers, including an `{id}` that is not a UUID)' },
   forbidden: { status: 403, meaning: '`can(ctx, ability)` returned false' },

@@ -4,6 +4,7 @@ import type { ErrorCode, FailItem, Reply } from '../types.js';
 import { statusOf, type FixedStatusCode } from './error-codes.js';
 import { HttpStatus } from './http-status.js';
 import { classifyDatabaseError } from './db-failure.js';
+import { foreignKeyColumns, visibleFields, type ErrorFields } from './constraint-fields.js';
 import { error, fail, unavailable } from './jsend.js';
 import { isIssueList, issueFailItems } from './standard-schema.js';
 
@@ -42,7 +43,11 @@ export function clientErrorOf(code: FixedStatusCode, message: string, field: str
  * - a Standard Schema validation error (zod's `ZodError`, valibot's `ValiError`: an Error whose
  *   `issues` is a non-empty list of `{ message, path? }`, checked strictly) → fail at the
  *   validation status, one `schema` item per issue naming its path, and nothing else of the error;
- * - a unique or foreign-key violation → 409 fail naming the fields;
+ * - a unique or foreign-key violation → 409 fail naming the fields: with `fields` (the route's
+ *   resource, see `ErrorFields`) each column as its attribute, and only when the field policy shows
+ *   them all, else `field: null` and a message that names no column (a hidden unique value is not
+ *   confirmed to exist). A foreign key's column comes from the driver (MariaDB's constraint,
+ *   PostgreSQL's detail); a row still referenced from another table names none;
  * - a database "data exception" (a value out of range for its column) or a CHECK constraint's refusal
  *   (naming the column of a MariaDB column check, such as a JSON column's) → fail at the validation status;
  * - a connection-class database failure (refused, reset, pool acquire timeout, shutdown, SQLite
@@ -54,14 +59,14 @@ export function clientErrorOf(code: FixedStatusCode, message: string, field: str
  * @example replyForError(Object.assign(new Error('Taken'), { status: 409, expose: true }))
  *   // { status: 409, body: { status: 'fail', data: [{ field: null, error: 'conflict', message: 'Taken' }], meta: {} } }
  */
-export function replyForError(thrown: unknown, validationStatus = 400): Reply {
+export function replyForError(thrown: unknown, validationStatus = 400, fields?: ErrorFields): Reply {
   if (!(thrown instanceof Error)) return error();
   if (isClientHttpError(thrown)) {
     const field = typeof thrown.field === 'string' ? thrown.field : null;
     const code = typeof thrown.error === 'string' ? thrown.error : (NAMES.get(thrown.status) ?? ('clientError' satisfies ErrorCode));
     return fail(thrown.status, [{ field, error: code, message: thrown.message }]);
   }
-  const sequelizeReply = replyForSequelizeError(thrown as SequelizeErrorShape, validationStatus);
+  const sequelizeReply = replyForSequelizeError(thrown as SequelizeErrorShape, validationStatus, fields);
   if (sequelizeReply !== undefined) return sequelizeReply;
   const issues = (thrown as { issues?: unknown }).issues;
   return isIssueList(issues) ? fail(statusOf('schema', validationStatus), issueFailItems(issues)) : databaseReply(thrown);
@@ -76,17 +81,30 @@ function databaseReply(thrown: unknown): Reply {
 interface SequelizeErrorShape extends Error {
   readonly errors?: readonly { path?: string | null; validatorKey?: string | null; type?: string | null; value?: unknown; message: string }[];
   readonly fields?: readonly string[] | Readonly<Record<string, unknown>> | null;
-  readonly original?: { readonly code?: unknown; readonly sqlState?: unknown; readonly errno?: unknown };
+  readonly original?: {
+    readonly code?: unknown;
+    readonly sqlState?: unknown;
+    readonly errno?: unknown;
+    readonly detail?: unknown;
+  };
+  /** A foreign key's side, as Sequelize's MariaDB and MySQL dialects tell it: `parent` for a row still referenced. */
+  readonly reltype?: unknown;
 }
 
-function replyForSequelizeError(thrown: SequelizeErrorShape, validationStatus: number): Reply | undefined {
+function replyForSequelizeError(
+  thrown: SequelizeErrorShape,
+  validationStatus: number,
+  fields: ErrorFields | undefined,
+): Reply | undefined {
   switch (thrown.name) {
     case 'SequelizeUniqueConstraintError':
-      return fail(statusOf('unique'), fieldsOf(thrown).map((field) => item(field, 'unique', `The ${field} is already taken`)));
+      return fail(statusOf('unique'), uniqueItems(fieldsOf(thrown), fields));
     case 'SequelizeValidationError':
       return fail(validationStatus, (thrown.errors ?? []).map(validationItem));
-    case 'SequelizeForeignKeyConstraintError':
-      return fail(statusOf('foreignKey'), [item(fieldsOf(thrown)[0] ?? null, 'foreignKey', 'The change conflicts with related records')]);
+    case 'SequelizeForeignKeyConstraintError': {
+      const named = visibleFields(foreignKeyColumnsOf(thrown), fields)?.[0] ?? null;
+      return fail(statusOf('foreignKey'), [item(named, 'foreignKey', 'The change conflicts with related records')]);
+    }
     case 'SequelizeDatabaseError':
       if (isDataException(thrown)) return fail(statusOf('invalidValue', validationStatus), [item(null, 'invalidValue', 'A value does not fit its column')]);
       if (isCheckViolation(thrown)) {
@@ -107,6 +125,20 @@ function item(field: string | null, error: ErrorCode, message: string): FailItem
 function validationItem(failure: NonNullable<SequelizeErrorShape['errors']>[number]): FailItem {
   const error = failure.validatorKey ?? failure.type ?? ('invalid' satisfies ErrorCode);
   return { field: failure.path ?? null, error, value: failure.value, message: failure.message };
+}
+
+/** One item per field of the constraint when all are shown, else one item naming neither field nor column. */
+function uniqueItems(columns: readonly string[], fields: ErrorFields | undefined): FailItem<ErrorCode>[] {
+  const named = columns.length === 0 ? undefined : visibleFields(columns, fields);
+  if (named === undefined) return [item(null, 'unique', 'The change conflicts with a unique constraint')];
+  return named.map((field) => item(field, 'unique', `The ${field} is already taken`));
+}
+
+/** The child columns of a broken foreign key: as Sequelize read them (MariaDB), else from PostgreSQL's detail; none for a row still referenced. */
+function foreignKeyColumnsOf(thrown: SequelizeErrorShape): readonly string[] {
+  if (thrown.reltype === 'parent') return [];
+  const reported = fieldsOf(thrown);
+  return reported.length > 0 ? reported : foreignKeyColumns(thrown.original?.detail);
 }
 
 function fieldsOf(thrown: SequelizeErrorShape): string[] {

@@ -1,5 +1,7 @@
 /** The handler behind a resource's routes: a `resource()` runs the action table, a class makes one controller per request. */
 import type { Context } from 'koa';
+import type { Model, ModelStatic } from 'sequelize';
+import type { ErrorFields } from '../core/constraint-fields.js';
 import { watchQueries } from '../execute/deadline.js';
 import { ACTIONS } from '../resource/actions.js';
 import { unsafeBindResource } from '../resource/bind.js';
@@ -13,8 +15,13 @@ import type { CrudMethod, CrudPlugin, FastCrudConfig, Reply } from '../types.js'
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a resource of any model
 export type CrudTarget = ControllerClass | Resource<any>;
 
-/** Serves one action of a registered resource for one request. */
-export type RouteHandler = (ctx: Context, method: CrudMethod) => Promise<Reply | undefined>;
+/**
+ * Serves one action of a registered resource for one request; `fields` are its model's columns
+ * and visible attributes, for the error exit to name constraint fields (absent without a model).
+ */
+export type RouteHandler = ((ctx: Context, method: CrudMethod) => Promise<Reply | undefined>) & {
+  readonly fields?: ErrorFields;
+};
 
 /**
  * The handler of a registered target, its resource bound and checked once here, its Sequelize
@@ -35,16 +42,27 @@ export function unsafeRouteHandler(
     const bound = unsafeBindResource(target, config, plugins, methods, label);
     watchQueries(bound.model.sequelize!);
     registerRowScopes(bound);
-    return (ctx, method) => ACTIONS[method](resourceScope(bound, ctx));
+    const serve = (ctx: Context, method: CrudMethod) => ACTIONS[method](resourceScope(bound, ctx));
+    return Object.assign(serve, { fields: errorFields(bound.model, bound.policy.visible) });
   }
   if (servesModel(target)) {
     const bound = unsafeBindResource(resourceOfController(target, config), config, plugins, methods, label);
     watchQueries(bound.model.sequelize!);
     registerRowScopes(bound);
-    return async (ctx, method) => call(attachResource(new target(ctx, config), bound), method, ctx);
+    const serve = async (ctx: Context, method: CrudMethod) =>
+      call(attachResource(new target(ctx, config), bound), method, ctx);
+    return Object.assign(serve, { fields: errorFields(bound.model, bound.policy.visible) });
   }
   const Controller = target as ControllerClass;
   return async (ctx, method) => call(new Controller(ctx, config), method, ctx);
+}
+
+/** Each column of the model with its attribute (and each attribute with itself), and the visible attributes. */
+function errorFields(model: ModelStatic<Model>, visible: ReadonlySet<string>): ErrorFields {
+  const columns = new Map<string, string>();
+  for (const name of Object.keys(model.getAttributes())) columns.set(name, name);
+  for (const [name, attribute] of Object.entries(model.getAttributes())) columns.set(attribute.field ?? name, name);
+  return { columns, visible };
 }
 
 async function call(controller: object, method: CrudMethod, ctx: Context): Promise<Reply | undefined> {

@@ -49,7 +49,7 @@ export function routeMiddleware(def: RouteDef, runtime: RouteRuntime) {
       if (reply !== undefined) writeReply(ctx, reply);
     } catch (thrown) {
       if (thrown instanceof ClientGone) return;
-      const reply = replyForError(thrown, runtime.config.global.validation.http_status);
+      const reply = replyForError(thrown, runtime.config.global.validation.http_status, runtime.handler.fields);
       if (reply.status >= 500) ctx.app.emit('error', thrown, ctx);
       writeReply(ctx, reply);
     }

@@ -9,7 +9,7 @@ import {
   TimeoutError,
   UniqueConstraintError,
 } from 'sequelize';
-import { classifyDatabaseError } from '../../lib/core/db-failure.js';
+import { classifyDatabaseError, isUnreadableJson } from '../../lib/core/db-failure.js';
 import { replyForError } from '../../lib/core/error-reply.js';
 import { unavailable } from '../../lib/core/jsend.js';
 import { otherFaultArb, outageErrorArb, timeoutErrorArb } from '../arbitraries/db-error-arb.js';
@@ -72,6 +72,25 @@ describe('classifyDatabaseError', () => {
 
   it('law: an error that carries neither is undefined', () => {
     fc.assert(fc.property(otherFaultArb, (error) => assert.equal(classifyDatabaseError(error), undefined)));
+  });
+});
+
+describe('isUnreadableJson', () => {
+  const malformed = () => driverError('SQLITE_ERROR: malformed JSON', { code: 'SQLITE_ERROR', errno: 1 });
+
+  it("returns true for SQLite's malformed JSON, from the driver or wrapped by Sequelize", () => {
+    assert.equal(isUnreadableJson(malformed()), true);
+    assert.equal(isUnreadableJson(dbError(malformed())), true);
+  });
+
+  it('returns false for other SQLite errors, the same words from another database, and non-errors', () => {
+    assert.equal(isUnreadableJson(dbError(driverError('SQLITE_ERROR: no such column: meta', { code: 'SQLITE_ERROR' }))), false);
+    assert.equal(isUnreadableJson(driverError('malformed JSON', { code: '22P02' })), false);
+    for (const value of [undefined, null, 'SQLITE_ERROR: malformed JSON', 5]) assert.equal(isUnreadableJson(value), false);
+  });
+
+  it('law: no outage, timeout or other fault is unreadable JSON', () => {
+    fc.assert(fc.property(fc.oneof(outageErrorArb, timeoutErrorArb, otherFaultArb), (error) => assert.equal(isUnreadableJson(error), false)));
   });
 });
 

@@ -73,3 +73,25 @@ describe('clientErrorOf', () => {
     });
   });
 });
+
+describe('replyForError with constraint fields', () => {
+  const fields = { columns: new Map([['author_id', 'authorId'], ['authorId', 'authorId'], ['token', 'token']]), visible: new Set(['authorId']) };
+  const unique = (column: string) => Object.assign(new Error('Validation error'), { name: 'SequelizeUniqueConstraintError', errors: [{ path: column, message: `${column} must be unique` }] });
+  const fieldOf = ({ body }: ReturnType<typeof replyForError>) => (body.status === 'fail' ? body.data[0]?.field : body.status);
+  const foreignKey = (extra: object) => Object.assign(new Error('insert or update violates foreign key constraint'), { name: 'SequelizeForeignKeyConstraintError', fields: null, ...extra });
+
+  it("names a foreign key's attribute from PostgreSQL's detail, and none for a row still referenced", () => {
+    const child = foreignKey({ original: { code: '23503', detail: 'Key (author_id)=(5) is not present in table "authors".' } });
+    assert.deepEqual(replyForError(child, 400, fields).body, { status: 'fail', data: [{ field: 'authorId', error: 'foreignKey', message: 'The change conflicts with related records' }], meta: {} });
+    assert.deepEqual(fieldOf(replyForError(child)), 'author_id');
+    const parent = foreignKey({ original: { code: '23503', detail: 'Key (id)=(5) is still referenced from table "books".' } });
+    assert.deepEqual(fieldOf(replyForError(parent, 400, fields)), null);
+    const mariadbParent = foreignKey({ fields: ['authorId'], reltype: 'parent' });
+    assert.deepEqual(fieldOf(replyForError(mariadbParent, 400, fields)), null);
+  });
+
+  it('answers a unique refusal on a hidden column with no field and a message that names no column', () => {
+    assert.deepEqual(replyForError(unique('token'), 400, fields), { status: 409, body: { status: 'fail', data: [{ field: null, error: 'unique', message: 'The change conflicts with a unique constraint' }], meta: {} } });
+    assert.deepEqual(replyForError(unique('author_id'), 400, fields).body, { status: 'fail', data: [{ field: 'authorId', error: 'unique', message: 'The authorId is already taken' }], meta: {} });
+  });
+});

@@ -144,6 +144,54 @@ for (const db of databases) for (const form of FORMS) {
       }
     });
 
+    it("answers options whose value column holds a stored JSON value deeper than the limit, withholding it (SQLite reads the column's text)", async () => {
+      const [uri, depth] = db.dialect === 'mariadb' ? ['shallow', 10] : ['docs', 5000];
+      const id = randomUUID();
+      await sequelize.query(`INSERT INTO ${prefix}_docs (id, name, meta) VALUES (:id, 'Poison', :meta)`, { replacements: { id, meta: nested(depth) } });
+      try {
+        const res = await server.get(`/${uri}/options?label=name&value=meta`);
+        assert.equal(res.status, 200, res.text);
+        const poison = res.body.data.findIndex((item: { label: string }) => item.label === 'Poison');
+        const alpha = res.body.data.find((item: { label: string }) => item.label === 'Alpha');
+        if (db.dialect === 'sqlite') {
+          assert.deepEqual([res.body.data[poison].value, alpha.value, res.body.meta], [nested(depth), '{"tags":["Alpha"]}', {}]);
+        } else {
+          assert.deepEqual([res.body.data[poison].value, alpha.value], [null, { tags: ['Alpha'] }]);
+          assert.deepEqual(res.body.meta.withheld.map((w: { id: unknown; item: number; field: string }) => [w.id, w.item, w.field]), [[null, poison, 'meta']]);
+          assert.match(res.body.meta.withheld[0].message, /meta .*global\.max_depth.*withheld/);
+        }
+        const byId = await server.get(`/${uri}/options?label=name`);
+        assert.deepEqual([byId.status, byId.body.meta], [200, {}]);
+      } finally {
+        await sequelize.query(`DELETE FROM ${prefix}_docs WHERE id = :id`, { replacements: { id } });
+      }
+    });
+
+    it("answers a json filter over a stored value SQLite's JSON functions cannot read (over 1,000 levels) with a fail naming the filter; elsewhere the filter runs", async () => {
+      // MariaDB stores at most 32 levels, PostgreSQL any depth; SQLite's json_each and json_extract stop at 1,000.
+      const depth = db.dialect === 'mariadb' ? 30 : 1500;
+      const id = randomUUID();
+      await sequelize.query(`INSERT INTO ${prefix}_docs (id, name, meta) VALUES (:id, 'Poison', :meta)`, { replacements: { id, meta: nested(depth) } });
+      try {
+        const filter = `filter[meta][json]=${encodeURIComponent('{"tags":["Alpha"]}')}`;
+        for (const path of [`/docs?${filter}`, `/docs/export-csv?${filter}`]) {
+          const res = await server.get(path);
+          if (db.dialect === 'sqlite') {
+            assert.deepEqual([res.status, failures(res.body)], [400, [['meta', 'tooDeep']]], path);
+            assert.match(res.body.data[0].message, /filter\[meta\]\[json\] cannot run.*1,000 levels/);
+          } else {
+            assert.equal(res.status, 200, `${path}: ${res.text}`);
+            assert.match(res.text, /Alpha/);
+            assert.doesNotMatch(res.text, /Poison|Beta/);
+          }
+        }
+        const other = await server.get('/docs?filter[name]=Alpha');
+        assert.equal(other.status, 200);
+      } finally {
+        await sequelize.query(`DELETE FROM ${prefix}_docs WHERE id = :id`, { replacements: { id } });
+      }
+    });
+
     it('returns 400 invalidValue naming the field for a NUL character anywhere in a body (POST, PUT, PATCH, a form)', async () => {
       const cases: [Record<string, unknown>, string][] = [[{ name: 'a\u0000b' }, 'name'], [{ meta: { x: ['a\u0000'] } }, 'meta'], [{ meta: { 'k\u0000': 1 } }, 'meta']];
       for (const [body, field] of cases) {
