@@ -42,6 +42,7 @@ export { crud, createFastCrud, type CrudOptions, type FastCrud, type FastCrudDef
 export type { CrudTarget, RouteHandler } from './koa/route-handler.js';
 export { routeMiddleware, type ControllerClass, type RouteRuntime } from './koa/route-middleware.js';
 export { notFound } from './koa/not-found.js';
+export { crossOriginCheck, corsHeaders, preflightHeaders, isTrustedOrigin, isSerializedOrigin, SAFE_METHODS, type CrossOriginRequest, type CrossOriginRefusal, type CrossOriginPass, type PreflightRequest } from './core/cross-origin.js';
 export { findFieldOf, findFieldNamed, holdsUuids, RECORD_ACTIONS, type FindField, type RecordAction } from './core/find-field.js';
 export { checkResource, type Declarations, type ModelShape } from './core/resource-check.js';
 export { nearest } from './core/nearest.js';

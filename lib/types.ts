@@ -180,10 +180,27 @@ export interface FastCrudConfig {
     /** Rows read per query while streaming. */
     readonly batch_size: number;
   };
+  readonly cors: CorsConfig;
+}
+
+/**
+ * Origins other than the API's own that browsers may call it from (`cors` in the configuration):
+ * the same list answers CORS and lets their unsafe requests through the cross-site refusal.
+ * @example const cors: CorsConfig = { origins: ['https://admin.example.com'], credentials: true, max_age: 600 };
+ */
+export interface CorsConfig {
+  /** Trusted origins as browsers send them (`https://admin.example.com`, a port unless the scheme's); none by default. */
+  readonly origins: readonly string[];
+  /** True: replies to a trusted origin allow credentials (cookies, HTTP authentication). */
+  readonly credentials: boolean;
+  /** Seconds a browser may keep a preflight's answer. */
+  readonly max_age: number;
 }
 
 /** A partial of T at every depth: what users pass as configuration. */
-export type DeepPartial<T> = { readonly [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+export type DeepPartial<T> = {
+  readonly [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K];
+};
 
 /** Configuration as users write it: any part of `FastCrudConfig`, merged over the defaults. */
 export type FastCrudConfigInput = DeepPartial<FastCrudConfig>;
@@ -206,7 +223,8 @@ export type ErrorCode =
   | 'required' | 'columnNotFound' | 'invalidOperator' | 'invalidValue' | 'type' | 'invalid' | 'emptyPayload' | 'schema'
   | 'invalidJson' | 'invalidForm' | 'invalidBody' | 'unsupportedMediaType' | 'contentTooLarge'
   | 'unknownParameter' | 'tooDeep' | 'uriTooLong' | 'tooManyRows'
-  | 'unique' | 'foreignKey' | 'recordNotFound' | 'routeNotFound' | 'forbidden' | 'clientError'
+  | 'unique' | 'foreignKey' | 'recordNotFound' | 'routeNotFound' | 'methodNotAllowed' | 'forbidden' | 'crossOrigin'
+  | 'clientError'
   | 'databaseUnavailable' | 'databaseTimeout';
 
 /**

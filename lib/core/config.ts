@@ -3,6 +3,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { ConfigError, FastCrudConfig, SearchCount } from '../types.js';
 import { isPlainIdentifier } from './columns.js';
 import { isHttpStatus } from './http-status.js';
+import { isSerializedOrigin } from './cross-origin.js';
 
 /**
  * The spec's defaults (`toolkit.fast-crud.*` without the prefix).
@@ -25,6 +26,7 @@ export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
   },
   restore: { http_status: 200, method: 'toJSON', find_field: null },
   export_csv: { http_status: 200, batch_size: 1000 },
+  cors: { origins: [], credentials: false, max_age: 600 },
 });
 
 /**
@@ -93,6 +95,9 @@ const LIST_KEYS: ReadonlySet<string> = new Set(['options.value_columns']);
 function checkLeaf(key: string, fallback: unknown, value: unknown, path: readonly string[]): E.Either<ConfigError, unknown> {
   if (key === 'http_status') return isHttpStatus(value) ? E.right(value) : invalid(path, value, 'an HTTP status code');
   if (key === 'count') return SEARCH_COUNTS.includes(value as SearchCount) ? E.right(value) : invalid(path, value, `one of ${SEARCH_COUNTS.join(', ')}`);
+  if (path.join('.') === 'cors.origins') {
+    return isOriginList(value) ? E.right([...value]) : invalid(path, value, "a list of origins such as 'https://admin.example.com'");
+  }
   if (LIST_KEYS.has(path.join('.'))) return value === null || isIdentifierList(value) ? E.right(value === null ? null : [...value]) : invalid(path, value, 'null or a list of plain identifiers');
   if (typeof fallback === 'string' || fallback === null) {
     if (value === null && fallback === null) return E.right(value);
@@ -103,6 +108,10 @@ function checkLeaf(key: string, fallback: unknown, value: unknown, path: readonl
     return Number.isSafeInteger(value) && (value as number) > 0 ? E.right(value) : invalid(path, value, 'a positive integer');
   }
   return typeof value === typeof fallback ? E.right(value) : invalid(path, value, `a ${typeof fallback}`);
+}
+
+function isOriginList(value: unknown): value is readonly string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string' && isSerializedOrigin(item));
 }
 
 function isIdentifierList(value: unknown): value is readonly string[] {

@@ -52,7 +52,16 @@ export const ERROR_TABLE = Object.freeze({
   foreignKey: { status: 409, meaning: 'a foreign key would point nowhere (naming it on PostgreSQL and MariaDB), or a deleted row is still referenced' },
   recordNotFound: { status: 404, meaning: '`{id}` finds no record that the action may use' },
   routeNotFound: { status: 404, meaning: 'no route matches the path (answered by the `notFound()` middleware mounted after the routers, including an `{id}` that is not a UUID)' },
+  methodNotAllowed: {
+    status: 405,
+    meaning: 'the path is served, but not with this method (answered by `notFound()`, with `Allow` listing the methods that are)',
+  },
   forbidden: { status: 403, meaning: '`can(ctx, ability)` returned false' },
+  crossOrigin: {
+    status: 403,
+    meaning:
+      "a browser sent a POST, PUT, PATCH or DELETE from another origin that `cors.origins` does not list (`Sec-Fetch-Site` other than `same-origin`, or an `Origin` that is not the request's host): the field names the header",
+  },
   clientError: { status: 'thrown', meaning: 'a hook threw a 4xx status that is not in the IANA registry, such as 499' },
   databaseUnavailable: {
     status: 503,

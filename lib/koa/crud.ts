@@ -10,6 +10,7 @@ import { targetName, unsafeRouteHandler, type CrudTarget } from './route-handler
 import { withLiteralHead, type Layer } from './literal-head.js';
 import { indexLayer, indexRouter } from './layer-index.js';
 import { pathMiddleware } from './path-middleware.js';
+import { withPreflight } from './cors.js';
 import { routeMiddleware } from './route-middleware.js';
 
 /** Options of one `crud` call. */
@@ -89,7 +90,12 @@ function register(router: Router, uri: string, target: CrudTarget, options: Crud
     const { path, uuidParams } = compilePath(group.path);
     const constrained = config.global.find_field_is_uuid ? uuidParams : [];
     const byVerb = group.routes.map((def) => [def.verb, routeMiddleware(def, { handler, config, can: options.can, uuidParams: constrained })] as const);
-    indexLayer(withLiteralHead(router.register(path, [...group.verbs], pathMiddleware(byVerb)) as Layer));
+    const serve = pathMiddleware(byVerb);
+    // With trusted origins, the path also answers their CORS preflights (OPTIONS).
+    const cors = config.cors.origins.length > 0;
+    const verbs = cors ? [...group.verbs, 'options'] : [...group.verbs];
+    const middleware = cors ? withPreflight(serve, group.verbs.map((verb) => verb.toUpperCase()), config.cors) : serve;
+    indexLayer(withLiteralHead(router.register(path, verbs, middleware) as Layer));
   }
   // @koa/router's match tests every layer; the index tests only those a path can reach, with the same result.
   indexRouter(router);

@@ -1,4 +1,4 @@
-/** notFound: a JSend 404 for requests no router answered, mounted after the routers. */
+/** notFound: JSend 404 and 405 replies for requests no router answered, mounted after the routers. */
 import type { Context, Next } from 'koa';
 import { statusOf } from '../core/error-codes.js';
 import { fail } from '../core/jsend.js';
@@ -7,29 +7,40 @@ import { fail } from '../core/jsend.js';
 const ROUTER_METHODS: ReadonlySet<string> = new Set(['HEAD', 'OPTIONS', 'GET', 'PUT', 'PATCH', 'POST', 'DELETE']);
 
 /**
- * Middleware that answers a request nothing else answered with a JSend 404 `routeNotFound`, instead
- * of Koa's plain-text "Not Found" (a non-UUID `{id}` reaches it too). Mount it after the routers and
- * their `allowedMethods()`: a path a route serves with other methods, and a method the router does
- * not implement, are left to `allowedMethods()` (405 with `Allow`, 501).
+ * Middleware that answers a request nothing else answered as JSend instead of Koa's plain text: a
+ * 404 `routeNotFound` (a non-UUID `{id}` reaches it too), and for a path that routes serve with other
+ * methods, a 405 `methodNotAllowed` with `Allow` listing them, as `router.allowedMethods()` would.
+ * Mount it after the routers and their `allowedMethods()`, which still answers `OPTIONS` and the
+ * 501 of a method the router does not implement.
  * @example app.use(router.routes()).use(router.allowedMethods()).use(notFound());
  */
 export function notFound() {
   return async function fastCrudNotFound(ctx: Context, next: Next): Promise<void> {
     await next();
     if (ctx.body != null || (ctx.status !== 404 && ctx.status !== undefined)) return;
-    if (!ROUTER_METHODS.has(ctx.method) || servesOtherMethods(ctx)) return;
-    const reply = fail(statusOf('routeNotFound'), [{ field: null, error: 'routeNotFound', message: `No route matches ${ctx.method} ${ctx.path}` }]);
+    const served = servedMethods(ctx);
+    if (!ROUTER_METHODS.has(ctx.method) || (ctx.method === 'OPTIONS' && served.length > 0)) return;
+    // A route of this method that passed the request on (a non-UUID `{id}`) makes it a 404.
+    const allowed = served.includes(ctx.method) ? [] : served;
+    const reply = allowed.length > 0 ? methodNotAllowed(ctx, allowed) : routeNotFound(ctx);
     ctx.status = reply.status;
+    if (allowed.length > 0) ctx.set('Allow', allowed.join(', '));
     ctx.body = reply.body;
   };
 }
 
-/**
- * True when @koa/router matched the path only with routes of other methods: its allowedMethods
- * answers 405. A route of this method that passed the request on (a non-UUID `{id}`) is a 404.
- */
-function servesOtherMethods(ctx: Context): boolean {
+function routeNotFound(ctx: Context) {
+  const message = `No route matches ${ctx.method} ${ctx.path}`;
+  return fail(statusOf('routeNotFound'), [{ field: null, error: 'routeNotFound', message }]);
+}
+
+function methodNotAllowed(ctx: Context, allowed: readonly string[]) {
+  const message = `${ctx.path} does not answer ${ctx.method}; it answers ${allowed.join(', ')}`;
+  return fail(statusOf('methodNotAllowed'), [{ field: null, error: 'methodNotAllowed', message }]);
+}
+
+/** The methods of the routes @koa/router matched by path, in its order (allowedMethods' `Allow`). */
+function servedMethods(ctx: Context): string[] {
   const matched = (ctx as Context & { matched?: readonly { methods?: readonly string[] }[] }).matched ?? [];
-  const methods = matched.flatMap((layer) => layer.methods ?? []);
-  return methods.length > 0 && !methods.includes(ctx.method);
+  return [...new Set(matched.flatMap((layer) => layer.methods ?? []))];
 }

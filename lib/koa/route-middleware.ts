@@ -1,5 +1,8 @@
 /** One planned route as Koa middleware: uuid matching, the ability check, the action call under the request's deadline, the one error exit. */
 import type { Context, Next } from 'koa';
+import * as E from 'fp-ts/lib/Either.js';
+import { corsHeaders, crossOriginCheck } from '../core/cross-origin.js';
+import type { CrossOriginRefusal, CrossOriginRequest } from '../core/cross-origin.js';
 import { fail } from '../core/jsend.js';
 import { replyForError } from '../core/error-reply.js';
 import { statusOf } from '../core/error-codes.js';
@@ -7,6 +10,7 @@ import { isUuid } from '../core/route-path.js';
 import { RequestWork, runUnderDeadline } from '../execute/deadline.js';
 import type { Can, CrudMethod, FastCrudConfig, Reply, RouteDef } from '../types.js';
 import type { RouteHandler } from './route-handler.js';
+import { requestHeader, setHeaders } from './cors.js';
 import { withheldMeta } from '../actions/withheld.js';
 
 export type { ControllerClass } from '../resource/controller-resource.js';
@@ -31,6 +35,8 @@ class ClientGone extends Error {
 /**
  * Middleware serving one planned route. A uuid parameter that does not hold a UUID makes the
  * route not match: it passes on to the next matching route, or Koa's 404, and runs no controller code.
+ * It answers CORS headers for the origins of `cors.origins`, and refuses a browser's unsafe request
+ * from any other origin with a 403 `crossOrigin` fail (see `crossOriginCheck`) before anything reads it.
  * A URL longer than `global.max_url_length` is a 414 `uriTooLong` fail before anything reads it.
  * The action runs under the request's deadline, `global.timeout_ms` (see `runUnderDeadline`):
  * past it, the reply is a 503 `databaseTimeout`. A read whose client disconnects is stopped and
@@ -41,6 +47,9 @@ export function routeMiddleware(def: RouteDef, runtime: RouteRuntime) {
   return async function fastCrudRoute(ctx: Context, next: Next): Promise<void> {
     const params = (ctx as Context & { params?: Record<string, string> }).params ?? {};
     if (!runtime.uuidParams.every((name) => isUuid(params[name]))) return next();
+    setHeaders(ctx, corsHeaders(requestHeader(ctx, 'origin'), runtime.config.cors));
+    const crossSite = crossOriginCheck(crossOriginRequest(ctx), runtime.config.cors.origins);
+    if (E.isLeft(crossSite)) return writeReply(ctx, crossOriginRefused(crossSite.left));
     if (ctx.url.length > runtime.config.global.max_url_length) return writeReply(ctx, uriTooLong(runtime.config.global.max_url_length));
     const work = new RequestWork(runtime.config.global.timeout_ms);
     if (READS.has(def.method)) ctx.res.once('close', () => ctx.res.writableFinished || work.stop(new ClientGone('The client closed the connection')));
@@ -63,6 +72,18 @@ async function serve(ctx: Context, def: RouteDef, { handler, can }: RouteRuntime
 
 function forbidden(ability: string): Reply {
   return fail(statusOf('forbidden'), [{ field: null, error: 'forbidden', message: `This action needs the ability ${ability}` }]);
+}
+
+function crossOriginRefused({ field, value }: CrossOriginRefusal): Reply {
+  const sent = field === 'origin' ? `from the origin ${value}` : `as ${value}`;
+  const message = `A browser sent this request ${sent}, from an origin cors.origins does not list`;
+  return fail(statusOf('crossOrigin'), [{ field, error: 'crossOrigin', message }]);
+}
+
+/** The request's headers the cross-origin check reads. */
+function crossOriginRequest(ctx: Context): CrossOriginRequest {
+  const secFetchSite = requestHeader(ctx, 'sec-fetch-site');
+  return { method: ctx.method, secFetchSite, origin: requestHeader(ctx, 'origin'), host: ctx.host };
 }
 
 function uriTooLong(max: number): Reply {

@@ -141,4 +141,22 @@ describe('formatConfigError', () => {
     list.push('name');
     assert.deepEqual(resolved.options.value_columns, ['id']);
   });
+
+  it('returns no trusted origin by default, and the origins, credentials and preflight age a configuration sets', () => {
+    assert.deepEqual(DEFAULT_CONFIG.cors, { origins: [], credentials: false, max_age: 600 });
+    const resolved = resolveConfig({ cors: { origins: ['https://admin.example.com', 'http://localhost:5173'], credentials: true, max_age: 60 } });
+    assert.deepEqual(E.map((c: typeof DEFAULT_CONFIG) => c.cors)(resolved), E.right({ origins: ['https://admin.example.com', 'http://localhost:5173'], credentials: true, max_age: 60 }));
+    assert.ok(E.isRight(resolved) && Object.isFrozen(resolved.right.cors.origins));
+  });
+
+  it('returns a Left for cors.origins that are not origins as browsers send them', () => {
+    for (const bad of [null, 'https://admin.example.com', ['*'], ['https://admin.example.com/'], ['https://Admin.example.com'], ['admin.example.com'], ['ftp://files.example'], [42]]) {
+      assert.deepEqual(
+        resolveConfig({ cors: { origins: bad } }),
+        E.left({ _tag: 'invalidConfig', key: 'cors.origins', value: bad, expected: "a list of origins such as 'https://admin.example.com'" }),
+      );
+    }
+    assert.equal(E.isLeft(resolveConfig({ cors: { max_age: -1 } })), true);
+    assert.equal(E.isLeft(resolveConfig({ cors: { credentials: 'yes' } })), true);
+  });
 });

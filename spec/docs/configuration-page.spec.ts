@@ -15,7 +15,7 @@ const PAGE = readFileSync('docs/guide/configuration.md', 'utf8');
 /** Every leaf of the configuration as a dotted path, with its default. */
 function leaves(node: object, prefix = ''): [string, unknown][] {
   return Object.entries(node).flatMap(([key, value]): [string, unknown][] =>
-    typeof value === 'object' && value !== null ? leaves(value, `${prefix}${key}.`) : [[`${prefix}${key}`, value]],
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? leaves(value, `${prefix}${key}.`) : [[`${prefix}${key}`, value]],
   );
 }
 
@@ -23,12 +23,13 @@ function leaves(node: object, prefix = ''): [string, unknown][] {
 function paths(node: object, prefix = ''): string[] {
   return Object.entries(node).flatMap(([key, value]) => [
     `${prefix}${key}`,
-    ...(typeof value === 'object' && value !== null ? paths(value, `${prefix}${key}.`) : []),
+    ...(typeof value === 'object' && value !== null && !Array.isArray(value) ? paths(value, `${prefix}${key}.`) : []),
   ]);
 }
 
-/** A default as the page writes it: strings quoted with ', everything else as is. */
+/** A default as the page writes it: strings quoted with ', lists as JSON, everything else as is. */
 function shown(value: unknown): string {
+  if (Array.isArray(value)) return JSON.stringify(value);
   return typeof value === 'string' ? `'${value}'` : String(value);
 }
 

@@ -23,25 +23,33 @@ function filesUnder(folder: string): string[] {
 }
 
 describe('docs/guide/security.md', () => {
-  it('lists every hardening area: options, mass assignment, hidden, body, qs, paging, ids, routes, permissions, tenants, CSV, dates', () => {
+  it('lists every hardening area: options, mass assignment, hidden, body, qs, paging, ids, routes, cross-site, CORS, permissions, tenants, CSV, dates', () => {
     const areas = rows.map(([area]) => area);
-    for (const area of ['options permission', 'options value column', 'mass assignment', 'hidden attributes', 'body size', 'query-string and form limits', 'page size', 'every row at once', '`{id}` shape', 'unmatched routes', 'permissions', 'tenants', 'CSV cells', 'CSV caching', 'dates']) {
+    for (const area of ['options permission', 'options value column', 'mass assignment', 'hidden attributes', 'body size', 'query-string and form limits', 'page size', 'every row at once', '`{id}` shape', 'unmatched routes', 'cross-site requests', 'CORS', 'permissions', 'tenants', 'CSV cells', 'CSV caching', 'dates']) {
       assert.ok(areas.includes(area), `no row for ${area}`);
     }
   });
 
   it('names only configuration keys that exist in DEFAULT_CONFIG, each default cell stating the key with its default', () => {
-    const keys = [...page.matchAll(/`((?:global|options|search|create|read|update|delete|soft_delete|restore|export_csv)\.[a-z_.]+)(?::[^`]*)?`/g)].map((m) => m[1]!);
+    const keys = [...page.matchAll(/`((?:global|options|search|create|read|update|delete|soft_delete|restore|export_csv|cors)\.[a-z_.]+)(?::[^`]*)?`/g)].map((m) => m[1]!);
     assert.ok(keys.length >= 8, keys.join(', '));
     for (const key of new Set(keys)) assert.notEqual(configValue(key), undefined, `${key} is not a key of DEFAULT_CONFIG`);
     let stated = 0;
     for (const [, defaults] of rows) {
-      for (const [, key, value] of defaults!.matchAll(/`((?:global|options|search)\.[a-z_.]+): ([^`]+)`/g)) {
+      for (const [, key, value] of defaults!.matchAll(/`((?:global|options|search|cors)\.[a-z_.]+): ([^`]+)`/g)) {
         stated += 1;
         assert.equal(JSON.stringify(configValue(key!)), JSON.stringify(JSON.parse(value!.replaceAll('_', ''))), `${key} is ${JSON.stringify(configValue(key!))}, the page says ${value}`);
       }
     }
     assert.ok(stated >= 7, `${stated} defaults stated`);
+  });
+
+  it('shows the CORS example from docs/examples/cross-origin.ts and the order of the cross-site check', () => {
+    const section = page.slice(page.indexOf('## Cross-site requests and CORS'));
+    assert.ok(section.includes('<<< @/examples/cross-origin.ts#cors'));
+    const example = readFileSync('docs/examples/cross-origin.ts', 'utf8');
+    assert.match(example, /#region cors[\s\S]*cors: \{ origins: \[adminOrigin\][\s\S]*#endregion cors/);
+    for (const header of ['`Sec-Fetch-Site`', '`Origin`', '`crossOrigin`', '`Vary: Origin`', '`Access-Control-Max-Age`']) assert.ok(section.includes(header), header);
   });
 
   it('quotes the query-string limits and the years of dates as the code has them', () => {

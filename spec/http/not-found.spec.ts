@@ -55,11 +55,17 @@ for (const db of databases) for (const form of FORMS) {
       assert.equal(res.body.data[0].error, 'recordNotFound');
     });
 
-    it('returns 405 with Allow for a path served with other methods, 501 for an unknown method, 200 for OPTIONS: allowedMethods still answers', async () => {
-      const wrong = await server.request('DELETE', '/api/items');
-      assert.equal(wrong.status, 405);
-      assert.deepEqual(wrong.headers.get('allow')?.split(', ').sort(), ['GET', 'HEAD', 'POST']);
-      assert.equal(wrong.body, undefined);
+    it('returns a JSend 405 methodNotAllowed with Allow for a path served with other methods', async () => {
+      for (const [method, path, allow] of [['DELETE', '/api/items', ['GET', 'HEAD', 'POST']], ['GET', `/api/items/${MISSING}/soft`, ['DELETE']]] as const) {
+        const wrong = await server.request(method, path);
+        assert.equal(wrong.status, 405, `${method} ${path}`);
+        assert.deepEqual(wrong.headers.get('allow')?.split(', ').sort(), allow);
+        assert.match(wrong.headers.get('content-type') ?? '', /^application\/json/);
+        assert.deepEqual(wrong.body, { status: 'fail', data: [{ field: null, error: 'methodNotAllowed', message: `${path} does not answer ${method}; it answers ${wrong.headers.get('allow')}` }], meta: {} });
+      }
+    });
+
+    it('returns 501 for an unknown method and 200 for OPTIONS: allowedMethods still answers', async () => {
       const unknown = await server.request('PROPFIND', '/api/items');
       assert.equal(unknown.status, 501);
       assert.equal(unknown.body, undefined);
@@ -74,10 +80,10 @@ for (const db of databases) for (const form of FORMS) {
       assert.deepEqual([list.status, list.body.status], [200, 'success']);
     });
 
-    it('returns a JSend 404 without allowedMethods too, leaving a path with other methods to Koa', async () => {
+    it('returns a JSend 404 and 405 without allowedMethods too', async () => {
       assert.deepEqual((await bare.get('/api/items/42')).body, routeNotFound('GET', '/api/items/42'));
       const wrong = await bare.request('DELETE', '/api/items');
-      assert.deepEqual([wrong.status, wrong.text], [404, 'Not Found']);
+      assert.deepEqual([wrong.status, wrong.body.data[0].error, wrong.headers.get('allow')?.split(', ').sort()], [405, 'methodNotAllowed', ['GET', 'HEAD', 'POST']]);
     });
 
     it('leaves no server fault behind', () => {

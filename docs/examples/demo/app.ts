@@ -77,7 +77,7 @@ export function createDemoApp(sequelize: Sequelize) {
   const explorer = explorerRouter('/api/openapi.json');
   const page = pageRouter();
   const admin = adminRouter();
-  // notFound() last: a JSend 404 for what no router answers (a non-UUID id included); 405 and 501 stay allowedMethods'.
+  // notFound() last: a JSend 404 for what no router answers (a non-UUID id included), and a JSend 405; 501 stays allowedMethods'.
   const app = new Koa()
     .use(router.routes())
     .use(router.allowedMethods())

@@ -15,7 +15,7 @@ export default [
     request: 'GET /api/products/export-csv?filter[price][lt]=20&sort=price',
   },
   {
-    title: 'A verb the path has no route for: the app’s router.allowedMethods() answers 405 with Allow',
+    title: 'A verb the path has no route for: 405 with Allow, as JSend because the demo mounts notFound()',
     request: 'PATCH /api/products',
   },
 ] satisfies Step[];
