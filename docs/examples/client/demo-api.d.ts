@@ -316,7 +316,9 @@ export interface components {
              * @example foreignKey
              * @example recordNotFound
              * @example routeNotFound
+             * @example methodNotAllowed
              * @example forbidden
+             * @example crossOrigin
              * @example clientError
              * @example databaseUnavailable
              * @example databaseTimeout
