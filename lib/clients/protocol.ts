@@ -87,14 +87,14 @@ export interface HttpClientReply {
  */
 export interface ClientOptions {
   /** The fetch to call (default: the global `fetch`), for auth, retries or tests. */
-  fetch?(url: string, init: RequestInitLike): Promise<ResponseLike>;
+  fetch?(this: void, url: string, init: RequestInitLike): Promise<ResponseLike>;
   /**
    * Instead of `fetch`: a client that resolves `{ status, json }` and may reject with `{ status, body }`
    * for a status outside 2xx, as react-admin's `fetchUtils.fetchJson` does; its fails are read all the same.
    * It gets a `Headers` object when the runtime has one (fetchJson needs it).
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a Headers object and an AbortSignal, without naming the DOM's types
-  httpClient?(url: string, options: { method: string; headers: any; body?: string; signal?: any }): Promise<HttpClientReply>;
+  httpClient?(this: void, url: string, options: { method: string; headers: any; body?: string; signal?: any }): Promise<HttpClientReply>;
   /** Headers for every request, or a function that returns them (called per request: a token that changes). */
   headers?: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
   /** The filter key of the term search, when a resource renames it (`search.termKey`); default `term`. */
@@ -207,8 +207,17 @@ function conditionPairs({ field, op, value }: FilterCondition): [string, string]
  */
 export function textOf(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
-  if (value === null || value === undefined) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'number':
+    case 'bigint':
+    case 'boolean':
+    case 'symbol':
+      return value.toString();
+    default:
+      return value === null || value === undefined ? '' : (JSON.stringify(value) ?? '');
+  }
 }
 
 /**
@@ -262,7 +271,7 @@ async function viaHttpClient(options: ClientOptions, method: string, url: string
     // fetchJson rejects a non-2xx reply with an error carrying its status and parsed body; another client may carry the body's text.
     if (isObject(error) && typeof error['status'] === 'number') {
       const body = typeof error['body'] === 'string' ? parseJson(error['body']) : error['body'];
-      return { status: error['status'], envelope: body, statusText: String(error['message'] ?? '') };
+      return { status: error['status'], envelope: body, statusText: textOf(error['message']) };
     }
     throw error;
   }

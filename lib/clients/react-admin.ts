@@ -13,6 +13,7 @@ import {
   request,
   resourceUrl,
   searchParams,
+  textOf,
   totalOf,
   VALIDATION_STATUSES,
   type ClientOptions,
@@ -221,7 +222,7 @@ export function listQuery(params: RaListParams): SearchQuery & { readonly condit
   const sort = params.sort;
   return {
     conditions: filterConditions(filter),
-    term: typeof q === 'string' ? q : q === undefined || q === null ? undefined : String(q),
+    term: q === undefined || q === null ? undefined : textOf(q),
     ...(sort && sort.field !== '' && { sort: [{ field: sort.field, order: sort.order === 'DESC' ? 'DESC' : 'ASC' }] }),
     ...(params.pagination && { page: { page: params.pagination.page, perPage: params.pagination.perPage } }),
     ...(params.meta?.include && { include: params.meta.include }),

@@ -302,7 +302,7 @@ export function refineConditions(filters: readonly RefineFilter[], searchField =
     }
     const op = REFINE_OPERATORS[operator as RefineOperator];
     if (field === searchField && (op === 'eq' || op === 'like')) {
-      if (value !== undefined && value !== null && String(value).trim() !== '') term = String(value);
+      if (textOf(value).trim() !== '') term = textOf(value);
       continue;
     }
     if (OPERATORS[op] !== 'none' && (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0))) continue;

@@ -115,6 +115,6 @@ function associationOf(source: ModelStatic<Model>, item: IncludeOptions): Associ
   const associations = source.associations as unknown as Record<string, AssociationLike>;
   const named = item.association ?? item.as;
   if (typeof named === 'string') return Object.hasOwn(associations, named) ? associations[named] : undefined;
-  if (named !== undefined) return named as unknown as AssociationLike;
+  if (named !== undefined) return named;
   return Object.values(associations).find((association) => association.target === item.model);
 }

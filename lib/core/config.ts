@@ -124,11 +124,11 @@ function invalid(path: readonly string[], value: unknown, expected: string): E.E
 
 function isPlainObject(value: unknown): value is Node {
   if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
+  const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 
 function deepFreeze<T extends object>(value: T): T {
-  Object.values(value).forEach((child) => typeof child === 'object' && child !== null && deepFreeze(child));
+  Object.values(value as Readonly<Record<string, unknown>>).forEach((child) => typeof child === 'object' && child !== null && deepFreeze(child));
   return Object.freeze(value);
 }

@@ -30,7 +30,8 @@ export function csvCell(value: unknown, kind?: ValueKind): string {
   if (typeof value === 'number') return numberText(value);
   if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   if (typeof value === 'object') return neutralize(stringifyJson(value));
-  const text = String(value);
+  // What is left is text (a function or a symbol never comes from a row).
+  const text = typeof value === 'string' ? value : typeof value === 'symbol' ? value.toString() : '';
   return isValueText(text, kind) ? text : neutralize(text);
 }
 

@@ -66,7 +66,7 @@ export function replyForError(thrown: unknown, validationStatus = 400, fields?: 
     const code = typeof thrown.error === 'string' ? thrown.error : (NAMES.get(thrown.status) ?? ('clientError' satisfies ErrorCode));
     return fail(thrown.status, [{ field, error: code, message: thrown.message }]);
   }
-  const sequelizeReply = replyForSequelizeError(thrown as SequelizeErrorShape, validationStatus, fields);
+  const sequelizeReply = replyForSequelizeError(thrown, validationStatus, fields);
   if (sequelizeReply !== undefined) return sequelizeReply;
   const issues = (thrown as { issues?: unknown }).issues;
   return isIssueList(issues) ? fail(statusOf('schema', validationStatus), issueFailItems(issues)) : databaseReply(thrown);
@@ -145,7 +145,8 @@ function fieldsOf(thrown: SequelizeErrorShape): string[] {
   const fromErrors = (thrown.errors ?? []).flatMap((e) => (e.path ? [e.path] : []));
   if (fromErrors.length > 0) return fromErrors;
   const fields = thrown.fields;
-  return Array.isArray(fields) ? [...fields] : Object.keys(fields ?? {});
+  // Array.isArray narrows a readonly array to any[]: say what it holds.
+  return Array.isArray(fields) ? [...(fields as readonly string[])] : Object.keys(fields ?? {});
 }
 
 /** SQLSTATE class 22 (PostgreSQL's `code`, MariaDB's `sqlState`): the client's value did not fit. */

@@ -79,16 +79,20 @@ export function attributeSchema(definition: AttributeDefinition, dialect?: strin
 
 function validatorKeywords(validate: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const keywords: Record<string, unknown> = {};
-  const arg = (value: unknown) => (typeof value === 'object' && value !== null && 'args' in value ? (value as { args: unknown }).args : value);
+  const arg = (value: unknown): unknown => (typeof value === 'object' && value !== null && 'args' in value ? value.args : value);
   const len = arg(validate['len']);
-  if (Array.isArray(len)) Object.assign(keywords, { minLength: len[0], ...(len[1] !== undefined && { maxLength: len[1] }) });
+  if (Array.isArray(len)) {
+    const [min, max] = len as readonly unknown[];
+    Object.assign(keywords, { minLength: min, ...(max !== undefined && { maxLength: max }) });
+  }
   if (validate['notEmpty']) keywords['minLength'] = Math.max(1, Number(keywords['minLength'] ?? 1));
   if (typeof arg(validate['min']) === 'number') keywords['minimum'] = arg(validate['min']);
   if (typeof arg(validate['max']) === 'number') keywords['maximum'] = arg(validate['max']);
   if (validate['isEmail']) keywords['format'] = 'email';
   if (validate['isUrl']) keywords['format'] = 'uri';
   const isIn = arg(validate['isIn']);
-  if (Array.isArray(isIn) && Array.isArray(isIn[0])) keywords['enum'] = [...isIn[0]];
+  const listed = Array.isArray(isIn) ? (isIn as readonly unknown[])[0] : undefined;
+  if (Array.isArray(listed)) keywords['enum'] = [...(listed as readonly unknown[])];
   return keywords;
 }
 

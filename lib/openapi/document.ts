@@ -66,7 +66,7 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
     const name = unique(pascalCase(resource.model.name), (candidate) => Object.hasOwn(schemas, candidate));
     const config = resource.config ?? DEFAULT_CONFIG;
     const dialect = dialectOf(resource.model);
-    schemas[name] = withIncluded(objectSchema(resource.model, resource.policy.visible, alwaysReturned(resource.model, resource.policy.visible), dialect), resource.model as RelationModel, resource.policy, '', dialect);
+    schemas[name] = withIncluded(objectSchema(resource.model, resource.policy.visible, alwaysReturned(resource.model, resource.policy.visible), dialect), resource.model, resource.policy, '', dialect);
     schemas[`${name}Input`] = objectSchema(resource.model, resource.policy.fillable, requiredOnCreate(resource.model, resource.policy.fillable));
     schemas[`${name}InputPatch`] = { ...objectSchema(resource.model, resource.policy.fillable), minProperties: 1 };
     const tag = unique(resource.uri, (candidate) => tags.some((t) => t.name === candidate));
