@@ -9,7 +9,8 @@ import { OPERATORS } from '../core/operators.js';
  * A filter operator of the server's (see the filtering guide); the providers map their own to these.
  * @example const op: FilterOperator = 'gte';
  */
-export type FilterOperator = 'eq' | 'neq' | 'like' | 'gt' | 'gte' | 'lt' | 'lte' | 'gtn' | 'ltn' | 'json' | 'in' | 'nin' | 'btw' | 'nn' | 'null';
+export type FilterOperator =
+  'eq' | 'neq' | 'like' | 'gt' | 'gte' | 'lt' | 'lte' | 'gtn' | 'ltn' | 'json' | 'in' | 'nin' | 'btw' | 'nn' | 'null';
 
 /**
  * One `filter[field][op]=value` condition; `value` is a list for `in`, `nin` and `btw`, ignored for `nn` and `null`.
@@ -23,7 +24,12 @@ export interface FilterCondition {
 
 /**
  * What one search asks for, before it is written as a query string.
- * @example { conditions: [{ field: 'price', op: 'gte', value: 30 }], sort: [{ field: 'name', order: 'ASC' }], page: { page: 1, perPage: 10 } }
+ * @example
+ * ({
+ *   conditions: [{ field: 'price', op: 'gte', value: 30 }],
+ *   sort: [{ field: 'name', order: 'ASC' }],
+ *   page: { page: 1, perPage: 10 },
+ * })
  */
 export interface SearchQuery {
   readonly conditions?: readonly FilterCondition[];
@@ -85,6 +91,19 @@ export interface HttpClientReply {
  * Options both providers take: how to reach the server and what to send with every request.
  * @example dataProvider('/api', { headers: () => ({ Authorization: `Bearer ${localStorage.getItem('token')}` }) })
  */
+/**
+ * What an `httpClient` is called with: a Headers object and an AbortSignal, typed loosely so as not
+ * to name the DOM's types.
+ */
+export interface HttpClientInit {
+  readonly method: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- fetchJson wants a Headers object
+  readonly headers: any;
+  readonly body?: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an AbortSignal
+  readonly signal?: any;
+}
+
 export interface ClientOptions {
   /** The fetch to call (default: the global `fetch`), for auth, retries or tests. */
   fetch?(this: void, url: string, init: RequestInitLike): Promise<ResponseLike>;
@@ -93,10 +112,11 @@ export interface ClientOptions {
    * for a status outside 2xx, as react-admin's `fetchUtils.fetchJson` does; its fails are read all the same.
    * It gets a `Headers` object when the runtime has one (fetchJson needs it).
    */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a Headers object and an AbortSignal, without naming the DOM's types
-  httpClient?(this: void, url: string, options: { method: string; headers: any; body?: string; signal?: any }): Promise<HttpClientReply>;
+  httpClient?(this: void, url: string, options: HttpClientInit): Promise<HttpClientReply>;
   /** Headers for every request, or a function that returns them (called per request: a token that changes). */
-  headers?: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
+  headers?:
+    | Readonly<Record<string, string>>
+    | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
   /** The filter key of the term search, when a resource renames it (`search.termKey`); default `term`. */
   termKey?: string;
   /** The record's id attribute, used by getMany's `in` filter; default `id`. */
@@ -129,7 +149,11 @@ export class ProtocolError extends Error {
   readonly items: readonly FailItem[];
   constructor(status: number, envelope: unknown, statusText: string) {
     const items = failItems(envelope);
-    super(items.length > 0 ? items.map((item) => item.message).join('; ') : messageOf(envelope) ?? (statusText || `HTTP ${status}`));
+    super(
+      items.length > 0
+        ? items.map((item) => item.message).join('; ')
+        : (messageOf(envelope) ?? (statusText || `HTTP ${status}`)),
+    );
     this.name = 'ProtocolError';
     this.status = status;
     this.envelope = envelope;
@@ -139,7 +163,8 @@ export class ProtocolError extends Error {
 
 /**
  * The fail items of a JSend `fail` body, or none.
- * @example failItems({ status: 'fail', data: [{ field: 'sku', error: 'unique', message: 'sku must be unique' }] }).length // 1
+ * @example
+ * failItems({ status: 'fail', data: [{ field: 'sku', error: 'unique', message: 'sku must be unique' }] }).length // 1
  */
 export function failItems(envelope: unknown): FailItem[] {
   if (!isObject(envelope) || envelope['status'] !== 'fail' || !Array.isArray(envelope['data'])) return [];
@@ -150,7 +175,8 @@ export function failItems(envelope: unknown): FailItem[] {
  * Fail items as one message per field, for a form: `{ price: 'A price is never negative' }`.
  * Items without a field go under `root.serverError`, react-hook-form's key for a form-wide error;
  * several messages for one field are joined.
- * @example fieldErrors([{ field: null, error: 'foreignKey', message: 'A foreign key …' }]) // { root: { serverError: 'A foreign key …' } }
+ * @example fieldErrors([{ field: null, error: 'foreignKey', message: 'A foreign key …' }])
+ *   // { root: { serverError: 'A foreign key …' } }
  */
 export function fieldErrors(items: readonly FailItem[]): Record<string, string | { serverError: string }> {
   const errors: Record<string, string | { serverError: string }> = {};
@@ -170,17 +196,24 @@ export function fieldErrors(items: readonly FailItem[]): Record<string, string |
  * The query string of a search, in the server's bracket syntax (without the `?`). Lists are
  * comma-separated, or repeated with `[]` when an item holds a comma. Throws for an operator the
  * server does not have, or a list given to a one-value operator: a mistake of the caller's.
- * @example searchParams({ conditions: [{ field: 'price', op: 'gte', value: 30 }], sort: [{ field: 'price', order: 'DESC' }], page: { page: 2, perPage: 10 } })
+ * @example
+ * searchParams({
+ *   conditions: [{ field: 'price', op: 'gte', value: 30 }],
+ *   sort: [{ field: 'price', order: 'DESC' }],
+ *   page: { page: 2, perPage: 10 },
+ * })
  *   // 'filter[price][gte]=30&sort=-price&page=2&perPage=10'
  */
 export function searchParams(query: SearchQuery, termKey = 'term'): string {
   const pairs: [string, string][] = [];
   for (const condition of query.conditions ?? []) pairs.push(...conditionPairs(condition));
-  if (query.term !== undefined && query.term.trim() !== '') pairs.push([`filter[${encodeURIComponent(termKey)}]`, query.term]);
+  if (query.term !== undefined && query.term.trim() !== '')
+    pairs.push([`filter[${encodeURIComponent(termKey)}]`, query.term]);
   const sort = (query.sort ?? []).map(({ field, order }) => (order === 'DESC' ? `-${field}` : field));
   if (sort.length > 0) pairs.push(['sort', sort.join(',')]);
   if (query.page === 'all') pairs.push(['skipPagination', 'true']);
-  else if (query.page !== undefined) pairs.push(['page', String(query.page.page)], ['perPage', String(query.page.perPage)]);
+  else if (query.page !== undefined)
+    pairs.push(['page', String(query.page.page)], ['perPage', String(query.page.perPage)]);
   if (query.include !== undefined && query.include.length > 0) pairs.push(['include', query.include.join(',')]);
   return pairs.map(([key, value]) => `${key}=${encodeURIComponent(value)}`).join('&');
 }
@@ -188,16 +221,24 @@ export function searchParams(query: SearchQuery, termKey = 'term'): string {
 /** The `filter[...]` pairs of one condition. */
 function conditionPairs({ field, op, value }: FilterCondition): [string, string][] {
   const arity = Object.hasOwn(OPERATORS, op) ? OPERATORS[op] : undefined;
-  if (arity === undefined) throw new Error(`koa-fast-crud: unknown filter operator ${JSON.stringify(op)} on ${JSON.stringify(field)}; use one of ${Object.keys(OPERATORS).join(', ')}`);
+  if (arity === undefined)
+    throw new Error(
+      `koa-fast-crud: unknown filter operator ${JSON.stringify(op)} on ${JSON.stringify(field)}; use one of ` +
+        `${Object.keys(OPERATORS).join(', ')}`,
+    );
   const key = `filter[${encodeURIComponent(field)}][${op}]`;
   if (arity === 'none') return [[key, '1']];
   if (op === 'json') return [[key, JSON.stringify(value)]];
   if (arity === 'one') {
-    if (Array.isArray(value)) throw new Error(`koa-fast-crud: the operator ${op} on ${JSON.stringify(field)} takes one value, not a list`);
+    if (Array.isArray(value))
+      throw new Error(`koa-fast-crud: the operator ${op} on ${JSON.stringify(field)} takes one value, not a list`);
     return [[key, textOf(value)]];
   }
   const items = (Array.isArray(value) ? value : [value]).map(textOf);
-  if (arity === 'two' && items.length !== 2) throw new Error(`koa-fast-crud: the operator ${op} on ${JSON.stringify(field)} takes two values, got ${items.length}`);
+  if (arity === 'two' && items.length !== 2)
+    throw new Error(
+      `koa-fast-crud: the operator ${op} on ${JSON.stringify(field)} takes two values, got ${items.length}`,
+    );
   return items.some((item) => item.includes(',')) ? items.map((item) => [`${key}[]`, item]) : [[key, items.join(',')]];
 }
 
@@ -232,16 +273,24 @@ export async function request(
   body?: unknown,
   signal?: unknown,
 ): Promise<{ readonly data: unknown; readonly meta: Readonly<Record<string, unknown>> }> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...(body !== undefined && { 'Content-Type': 'application/json' }), ...(await resolveHeaders(options)) };
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    ...(body !== undefined && { 'Content-Type': 'application/json' }),
+    ...(await resolveHeaders(options)),
+  };
   const text = body === undefined ? undefined : JSON.stringify(body);
-  const { status, envelope, statusText } = options.httpClient ? await viaHttpClient(options, method, url, headers, text, signal) : await viaFetch(options, method, url, headers, text, signal);
-  if (status < 200 || status >= 300 || !isObject(envelope) || envelope['status'] !== 'success') throw new ProtocolError(status, envelope, statusText);
+  const { status, envelope, statusText } = options.httpClient
+    ? await viaHttpClient(options, method, url, headers, text, signal)
+    : await viaFetch(options, method, url, headers, text, signal);
+  if (status < 200 || status >= 300 || !isObject(envelope) || envelope['status'] !== 'success')
+    throw new ProtocolError(status, envelope, statusText);
   return { data: envelope['data'], meta: isObject(envelope['meta']) ? envelope['meta'] : {} };
 }
 
 /**
  * The extra headers of `options.headers`, called when it is a function; none when absent.
- * @example await resolveHeaders({ headers: async () => ({ Authorization: 'Bearer t' }) }) // { Authorization: 'Bearer t' }
+ * @example await resolveHeaders({ headers: async () => ({ Authorization: 'Bearer t' }) })
+ *   // { Authorization: 'Bearer t' }
  */
 export async function resolveHeaders(options: ClientOptions): Promise<Readonly<Record<string, string>>> {
   return (typeof options.headers === 'function' ? await options.headers() : options.headers) ?? {};
@@ -253,22 +302,51 @@ interface Received {
   readonly statusText: string;
 }
 
-async function viaFetch(options: ClientOptions, method: string, url: string, headers: Record<string, string>, body: string | undefined, signal: unknown): Promise<Received> {
+async function viaFetch(
+  options: ClientOptions,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  signal: unknown,
+): Promise<Received> {
   const fetcher = options.fetch ?? (globalThis as unknown as { fetch?: NonNullable<ClientOptions['fetch']> }).fetch;
   if (fetcher === undefined) throw new Error('koa-fast-crud: no fetch: pass options.fetch or options.httpClient');
-  const response = await fetcher(url, { method, headers, ...(body !== undefined && { body }), ...(signal !== undefined && signal !== null && { signal }) });
+  const response = await fetcher(url, {
+    method,
+    headers,
+    ...(body !== undefined && { body }),
+    ...(signal !== undefined && signal !== null && { signal }),
+  });
   const text = await response.text();
   return { status: response.status, envelope: parseJson(text), statusText: response.statusText ?? '' };
 }
 
-async function viaHttpClient(options: ClientOptions, method: string, url: string, headers: Record<string, string>, body: string | undefined, signal: unknown): Promise<Received> {
+async function viaHttpClient(
+  options: ClientOptions,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  signal: unknown,
+): Promise<Received> {
   const HeadersClass = (globalThis as unknown as { Headers?: new (init: Record<string, string>) => unknown }).Headers;
-  const init = { method, headers: HeadersClass ? new HeadersClass(headers) : headers, ...(body !== undefined && { body }), ...(signal !== undefined && signal !== null && { signal }) };
+  const init = {
+    method,
+    headers: HeadersClass ? new HeadersClass(headers) : headers,
+    ...(body !== undefined && { body }),
+    ...(signal !== undefined && signal !== null && { signal }),
+  };
   try {
     const reply = await options.httpClient!(url, init);
-    return { status: reply.status, envelope: reply.json ?? (reply.body === undefined ? undefined : parseJson(reply.body)), statusText: '' };
+    return {
+      status: reply.status,
+      envelope: reply.json ?? (reply.body === undefined ? undefined : parseJson(reply.body)),
+      statusText: '',
+    };
   } catch (error) {
-    // fetchJson rejects a non-2xx reply with an error carrying its status and parsed body; another client may carry the body's text.
+    // fetchJson rejects a non-2xx reply with an error carrying its status and parsed body; another client may carry the
+    // body's text.
     if (isObject(error) && typeof error['status'] === 'number') {
       const body = typeof error['body'] === 'string' ? parseJson(error['body']) : error['body'];
       return { status: error['status'], envelope: body, statusText: textOf(error['message']) };

@@ -22,7 +22,15 @@ import {
   type SearchQuery,
 } from './protocol.js';
 
-export type { ClientOptions, FailItem, FilterOperator, HttpClientReply, RequestInitLike, ResponseLike } from './protocol.js';
+export type {
+  ClientOptions,
+  FailItem,
+  FilterOperator,
+  HttpClientInit,
+  HttpClientReply,
+  RequestInitLike,
+  ResponseLike,
+} from './protocol.js';
 
 /** A record as react-admin handles it: an object with an `id`. */
 export interface RaRecord {
@@ -32,7 +40,8 @@ export interface RaRecord {
 }
 
 /** react-admin's default record type parameter. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as ra-core's DataProvider, whose methods default their record type to any
+// As ra-core's DataProvider, whose methods default their record type to any:
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyRecord = any;
 
 /** react-admin's `sort` of a list. */
@@ -94,7 +103,10 @@ export class HttpError extends Error {
   }
 }
 
-/** Options of the react-admin provider: those of every client (`validationStatuses` decides which fails fill `body.errors`). */
+/**
+ * Options of the react-admin provider: those of every client (`validationStatuses` decides which fails fill
+ * `body.errors`).
+ */
 export type ReactAdminOptions = ClientOptions;
 
 /**
@@ -103,27 +115,78 @@ export type ReactAdminOptions = ClientOptions;
  */
 export interface KoaFastCrudDataProvider {
   getList<R extends RaRecord = AnyRecord>(resource: string, params: RaListParams): Promise<RaListResult<R>>;
-  getOne<R extends RaRecord = AnyRecord>(resource: string, params: { readonly id: string | number; readonly meta?: RaMeta; readonly signal?: unknown }): Promise<{ data: R }>;
-  getMany<R extends RaRecord = AnyRecord>(resource: string, params: { readonly ids: readonly (string | number)[]; readonly meta?: RaMeta; readonly signal?: unknown }): Promise<{ data: R[] }>;
-  getManyReference<R extends RaRecord = AnyRecord>(resource: string, params: RaListParams & { readonly target: string; readonly id: string | number }): Promise<RaListResult<R>>;
-  create<R extends RaRecord = AnyRecord>(resource: string, params: { readonly data: Readonly<Record<string, unknown>>; readonly meta?: RaMeta }): Promise<{ data: R }>;
-  update<R extends RaRecord = AnyRecord>(resource: string, params: { readonly id: string | number; readonly data: Readonly<Record<string, unknown>>; readonly previousData?: unknown; readonly meta?: RaMeta }): Promise<{ data: R }>;
-  updateMany(resource: string, params: { readonly ids: readonly (string | number)[]; readonly data: Readonly<Record<string, unknown>>; readonly meta?: RaMeta }): Promise<{ data: (string | number)[] }>;
+  getOne<R extends RaRecord = AnyRecord>(
+    resource: string,
+    params: { readonly id: string | number; readonly meta?: RaMeta; readonly signal?: unknown },
+  ): Promise<{ data: R }>;
+  getMany<R extends RaRecord = AnyRecord>(
+    resource: string,
+    params: { readonly ids: readonly (string | number)[]; readonly meta?: RaMeta; readonly signal?: unknown },
+  ): Promise<{ data: R[] }>;
+  getManyReference<R extends RaRecord = AnyRecord>(
+    resource: string,
+    params: RaListParams & { readonly target: string; readonly id: string | number },
+  ): Promise<RaListResult<R>>;
+  create<R extends RaRecord = AnyRecord>(
+    resource: string,
+    params: { readonly data: Readonly<Record<string, unknown>>; readonly meta?: RaMeta },
+  ): Promise<{ data: R }>;
+  update<R extends RaRecord = AnyRecord>(
+    resource: string,
+    params: {
+      readonly id: string | number;
+      readonly data: Readonly<Record<string, unknown>>;
+      readonly previousData?: unknown;
+      readonly meta?: RaMeta;
+    },
+  ): Promise<{ data: R }>;
+  updateMany(
+    resource: string,
+    params: {
+      readonly ids: readonly (string | number)[];
+      readonly data: Readonly<Record<string, unknown>>;
+      readonly meta?: RaMeta;
+    },
+  ): Promise<{ data: (string | number)[] }>;
   /** `DELETE <resource>/<id>`; resolves `previousData` (the server answers `data: null`), or `{ id }`. */
-  delete<R extends RaRecord = AnyRecord>(resource: string, params: { readonly id: string | number; readonly previousData?: unknown; readonly meta?: RaMeta }): Promise<{ data: R }>;
-  deleteMany(resource: string, params: { readonly ids: readonly (string | number)[]; readonly meta?: RaMeta }): Promise<{ data: (string | number)[] }>;
+  delete<R extends RaRecord = AnyRecord>(
+    resource: string,
+    params: { readonly id: string | number; readonly previousData?: unknown; readonly meta?: RaMeta },
+  ): Promise<{ data: R }>;
+  deleteMany(
+    resource: string,
+    params: { readonly ids: readonly (string | number)[]; readonly meta?: RaMeta },
+  ): Promise<{ data: (string | number)[] }>;
   /** `DELETE <resource>/<id>/soft`: sets the deleted-at column; resolves the soft-deleted record. */
-  softDelete<R extends RaRecord = AnyRecord>(resource: string, params: { readonly id: string | number }): Promise<{ data: R }>;
+  softDelete<R extends RaRecord = AnyRecord>(
+    resource: string,
+    params: { readonly id: string | number },
+  ): Promise<{ data: R }>;
   /** softDelete for each id, in parallel; resolves the ids. */
-  softDeleteMany(resource: string, params: { readonly ids: readonly (string | number)[] }): Promise<{ data: (string | number)[] }>;
+  softDeleteMany(
+    resource: string,
+    params: { readonly ids: readonly (string | number)[] },
+  ): Promise<{ data: (string | number)[] }>;
   /** `PATCH <resource>/<id>/restore`: clears the deleted-at column; resolves the restored record. */
-  restore<R extends RaRecord = AnyRecord>(resource: string, params: { readonly id: string | number }): Promise<{ data: R }>;
+  restore<R extends RaRecord = AnyRecord>(
+    resource: string,
+    params: { readonly id: string | number },
+  ): Promise<{ data: R }>;
   /** restore for each id, in parallel; resolves the ids. */
-  restoreMany(resource: string, params: { readonly ids: readonly (string | number)[] }): Promise<{ data: (string | number)[] }>;
+  restoreMany(
+    resource: string,
+    params: { readonly ids: readonly (string | number)[] },
+  ): Promise<{ data: (string | number)[] }>;
   /** `GET <resource>/options?label=&value=`: `{ label, value }` pairs for a select box, ordered by label. */
-  getOptions(resource: string, params: { readonly label: string; readonly value?: string; readonly signal?: unknown }): Promise<{ data: { label: unknown; value: unknown }[] }>;
+  getOptions(
+    resource: string,
+    params: { readonly label: string; readonly value?: string; readonly signal?: unknown },
+  ): Promise<{ data: { label: unknown; value: unknown }[] }>;
   /** The URL of `GET <resource>/export-csv` for a list's filter and sort (a link to download). */
-  exportUrl(resource: string, params: { readonly filter?: Readonly<Record<string, unknown>>; readonly sort?: RaSort }): string;
+  exportUrl(
+    resource: string,
+    params: { readonly filter?: Readonly<Record<string, unknown>>; readonly sort?: RaSort },
+  ): string;
   /** react-admin passes its abort signal to every read. */
   readonly supportAbortSignal: true;
 }
@@ -132,7 +195,8 @@ export interface KoaFastCrudDataProvider {
 const IDS_PER_REQUEST = 100;
 
 /**
- * A react-admin DataProvider for resources served by `crud()` under `apiUrl`: `<Admin dataProvider={dataProvider('/api')}>`.
+ * A react-admin DataProvider for resources served by `crud()` under `apiUrl`: `<Admin
+ * dataProvider={dataProvider('/api')}>`.
  * The resource name is the `crud` uri (`products` for `/api/products`).
  * @example const provider = dataProvider('/api', { headers: () => ({ Authorization: `Bearer ${token}` }) });
  */
@@ -150,7 +214,12 @@ export function dataProvider(apiUrl: string, options: ReactAdminOptions = {}): K
   const record = (data: unknown) => data as AnyRecord;
   const list = async (resource: string, params: RaListParams): Promise<RaListResult<AnyRecord>> => {
     const query = listQuery(params);
-    const { data, meta } = await send('GET', resourceUrl(apiUrl, resource, '', searchParams(query, termKey)), undefined, params.signal);
+    const { data, meta } = await send(
+      'GET',
+      resourceUrl(apiUrl, resource, '', searchParams(query, termKey)),
+      undefined,
+      params.signal,
+    );
     const total = totalOf(meta);
     const rows = data as AnyRecord[];
     if (total !== undefined) return { data: rows, total };
@@ -165,26 +234,38 @@ export function dataProvider(apiUrl: string, options: ReactAdminOptions = {}): K
     supportAbortSignal: true,
     getList: list,
     async getOne(resource, { id, meta, signal }) {
-      const { data } = await send('GET', resourceUrl(apiUrl, resource, idPath(id), searchParams({ include: meta?.include })), undefined, signal);
+      const { data } = await send(
+        'GET',
+        resourceUrl(apiUrl, resource, idPath(id), searchParams({ include: meta?.include })),
+        undefined,
+        signal,
+      );
       return { data: record(data) };
     },
     async getMany(resource, { ids, meta, signal }) {
       const pages = await Promise.all(
         chunks(ids, IDS_PER_REQUEST).map(async (group) => {
-          const query: SearchQuery = { conditions: [{ field: idField, op: 'in', value: group }], page: 'all', include: meta?.include };
-          return (await send('GET', resourceUrl(apiUrl, resource, '', searchParams(query, termKey)), undefined, signal)).data as AnyRecord[];
+          const query: SearchQuery = {
+            conditions: [{ field: idField, op: 'in', value: group }],
+            page: 'all',
+            include: meta?.include,
+          };
+          return (await send('GET', resourceUrl(apiUrl, resource, '', searchParams(query, termKey)), undefined, signal))
+            .data as AnyRecord[];
         }),
       );
       return { data: pages.flat() };
     },
-    getManyReference: (resource, { target, id, ...params }) => list(resource, { ...params, filter: { ...params.filter, [target]: id } }),
+    getManyReference: (resource, { target, id, ...params }) =>
+      list(resource, { ...params, filter: { ...params.filter, [target]: id } }),
     async create(resource, { data }) {
       return { data: record((await send('POST', resourceUrl(apiUrl, resource), data)).data) };
     },
     async update(resource, { id, data }) {
       return { data: record((await send('PATCH', resourceUrl(apiUrl, resource, idPath(id)), data)).data) };
     },
-    updateMany: (resource, { ids, data }) => each(ids, (id) => send('PATCH', resourceUrl(apiUrl, resource, idPath(id)), data)),
+    updateMany: (resource, { ids, data }) =>
+      each(ids, (id) => send('PATCH', resourceUrl(apiUrl, resource, idPath(id)), data)),
     async delete(resource, { id, previousData }) {
       await send('DELETE', resourceUrl(apiUrl, resource, idPath(id)));
       // The server answers `data: null`; react-admin wants the deleted record.
@@ -194,13 +275,16 @@ export function dataProvider(apiUrl: string, options: ReactAdminOptions = {}): K
     async softDelete(resource, { id }) {
       return { data: record((await send('DELETE', resourceUrl(apiUrl, resource, `${idPath(id)}/soft`))).data) };
     },
-    softDeleteMany: (resource, { ids }) => each(ids, (id) => send('DELETE', resourceUrl(apiUrl, resource, `${idPath(id)}/soft`))),
+    softDeleteMany: (resource, { ids }) =>
+      each(ids, (id) => send('DELETE', resourceUrl(apiUrl, resource, `${idPath(id)}/soft`))),
     async restore(resource, { id }) {
       return { data: record((await send('PATCH', resourceUrl(apiUrl, resource, `${idPath(id)}/restore`))).data) };
     },
-    restoreMany: (resource, { ids }) => each(ids, (id) => send('PATCH', resourceUrl(apiUrl, resource, `${idPath(id)}/restore`))),
+    restoreMany: (resource, { ids }) =>
+      each(ids, (id) => send('PATCH', resourceUrl(apiUrl, resource, `${idPath(id)}/restore`))),
     async getOptions(resource, { label, value, signal }) {
-      const query = `label=${encodeURIComponent(label)}${value === undefined ? '' : `&value=${encodeURIComponent(value)}`}`;
+      const valueParam = value === undefined ? '' : `&value=${encodeURIComponent(value)}`;
+      const query = `label=${encodeURIComponent(label)}${valueParam}`;
       const { data } = await send('GET', resourceUrl(apiUrl, resource, '/options', query), undefined, signal);
       return { data: data as { label: unknown; value: unknown }[] };
     },
@@ -214,8 +298,14 @@ export function dataProvider(apiUrl: string, options: ReactAdminOptions = {}): K
 
 /**
  * The search a getList asks for: react-admin's filter read by `filterConditions`, its sort and page.
- * @example listQuery({ filter: { q: 'pan', price_gte: 30 }, sort: { field: 'price', order: 'DESC' }, pagination: { page: 1, perPage: 10 } })
- *   // { conditions: [{ field: 'price', op: 'gte', value: 30 }], term: 'pan', sort: [{ field: 'price', order: 'DESC' }], page: { page: 1, perPage: 10 } }
+ * @example
+ * listQuery({
+ *   filter: { q: 'pan', price_gte: 30 },
+ *   sort: { field: 'price', order: 'DESC' },
+ *   pagination: { page: 1, perPage: 10 },
+ * })
+ *   // { conditions: [{ field: 'price', op: 'gte', value: 30 }], term: 'pan', sort: [{ field: 'price', order: 'DESC'
+ *   // }], page: { page: 1, perPage: 10 } }
  */
 export function listQuery(params: RaListParams): SearchQuery & { readonly conditions: readonly FilterCondition[] } {
   const { q, ...filter } = params.filter ?? {};
@@ -242,7 +332,11 @@ export function filterConditions(filter: Readonly<Record<string, unknown>>): Fil
   return Object.entries(filter).flatMap(([key, value]): FilterCondition[] => {
     if (isPlainObject(value)) {
       return Object.entries(value).flatMap(([op, operand]) => {
-        if (!isOperator(op)) throw new Error(`koa-fast-crud/react-admin: unknown filter operator ${JSON.stringify(op)} on ${JSON.stringify(key)}; use one of ${Object.keys(OPERATORS).join(', ')}`);
+        if (!isOperator(op))
+          throw new Error(
+            `koa-fast-crud/react-admin: unknown filter operator ${JSON.stringify(op)} on ${JSON.stringify(key)}; ` +
+              `use one of ${Object.keys(OPERATORS).join(', ')}`,
+          );
         return condition(key, op, operand);
       });
     }
@@ -255,7 +349,10 @@ export function filterConditions(filter: Readonly<Record<string, unknown>>): Fil
 }
 
 function condition(field: string, op: FilterOperator, value: unknown): FilterCondition[] {
-  if (OPERATORS[op] === 'none') return value === false || value === undefined || value === null || value === '' || value === 0 ? [] : [{ field, op }];
+  if (OPERATORS[op] === 'none')
+    return value === false || value === undefined || value === null || value === '' || value === 0
+      ? []
+      : [{ field, op }];
   if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return [];
   if (value === null) return op === 'eq' ? [{ field, op: 'null' }] : [];
   return [{ field, op, value }];
@@ -265,9 +362,13 @@ function condition(field: string, op: FilterOperator, value: unknown): FilterCon
  * A ProtocolError as react-admin's HttpError: per-field `errors` in the body for a validation status.
  * @example toHttpError(error, [400, 409, 422]).body.errors // { price: 'A price is never negative' }
  */
-export function toHttpError(error: ProtocolError, validationStatuses: readonly number[] = VALIDATION_STATUSES): HttpError {
+export function toHttpError(
+  error: ProtocolError,
+  validationStatuses: readonly number[] = VALIDATION_STATUSES,
+): HttpError {
   const { items } = error;
-  const envelope = typeof error.envelope === 'object' && error.envelope !== null ? (error.envelope as Record<string, unknown>) : {};
+  const envelope =
+    typeof error.envelope === 'object' && error.envelope !== null ? (error.envelope as Record<string, unknown>) : {};
   const errors = items.length > 0 && validationStatuses.includes(error.status) ? { errors: fieldErrors(items) } : {};
   const body = error.envelope === undefined && Object.keys(errors).length === 0 ? null : { ...envelope, ...errors };
   return new HttpError(error.message, error.status, body);

@@ -24,7 +24,15 @@ import {
   type SearchQuery,
 } from './protocol.js';
 
-export type { ClientOptions, FailItem, FilterOperator, HttpClientReply, RequestInitLike, ResponseLike } from './protocol.js';
+export type {
+  ClientOptions,
+  FailItem,
+  FilterOperator,
+  HttpClientInit,
+  HttpClientReply,
+  RequestInitLike,
+  ResponseLike,
+} from './protocol.js';
 
 /** A record as Refine handles it. */
 export interface BaseRecord {
@@ -80,7 +88,13 @@ export class HttpError extends Error {
   readonly items: readonly FailItem[];
   /** The parsed JSON body. */
   readonly body: unknown;
-  constructor(message: string, statusCode: number, items: readonly FailItem[] = [], body?: unknown, errors?: Record<string, string>) {
+  constructor(
+    message: string,
+    statusCode: number,
+    items: readonly FailItem[] = [],
+    body?: unknown,
+    errors?: Record<string, string>,
+  ) {
     super(message);
     this.name = 'HttpError';
     this.statusCode = statusCode;
@@ -133,16 +147,54 @@ export interface RefineListParams {
  * options routes. Assignable to @refinedev/core's `DataProvider`.
  */
 export interface KoaFastCrudRefineProvider {
-  getList<T extends BaseRecord = AnyRecord>(params: RefineListParams): Promise<{ data: T[]; total: number; hasMore?: boolean }>;
-  getOne<T extends BaseRecord = AnyRecord>(params: { readonly resource: string; readonly id: string | number; readonly meta?: RefineMeta }): Promise<{ data: T }>;
-  getMany<T extends BaseRecord = AnyRecord>(params: { readonly resource: string; readonly ids: readonly (string | number)[]; readonly meta?: RefineMeta }): Promise<{ data: T[] }>;
-  create<T extends BaseRecord = AnyRecord, V = {}>(params: { readonly resource: string; readonly variables: V; readonly meta?: RefineMeta }): Promise<{ data: T }>;
-  createMany<T extends BaseRecord = AnyRecord, V = {}>(params: { readonly resource: string; readonly variables: readonly V[]; readonly meta?: RefineMeta }): Promise<{ data: T[] }>;
-  update<T extends BaseRecord = AnyRecord, V = {}>(params: { readonly resource: string; readonly id: string | number; readonly variables: V; readonly meta?: RefineMeta }): Promise<{ data: T }>;
-  updateMany<T extends BaseRecord = AnyRecord, V = {}>(params: { readonly resource: string; readonly ids: readonly (string | number)[]; readonly variables: V; readonly meta?: RefineMeta }): Promise<{ data: T[] }>;
+  getList<T extends BaseRecord = AnyRecord>(
+    params: RefineListParams,
+  ): Promise<{ data: T[]; total: number; hasMore?: boolean }>;
+  getOne<T extends BaseRecord = AnyRecord>(params: {
+    readonly resource: string;
+    readonly id: string | number;
+    readonly meta?: RefineMeta;
+  }): Promise<{ data: T }>;
+  getMany<T extends BaseRecord = AnyRecord>(params: {
+    readonly resource: string;
+    readonly ids: readonly (string | number)[];
+    readonly meta?: RefineMeta;
+  }): Promise<{ data: T[] }>;
+  create<T extends BaseRecord = AnyRecord, V = {}>(params: {
+    readonly resource: string;
+    readonly variables: V;
+    readonly meta?: RefineMeta;
+  }): Promise<{ data: T }>;
+  createMany<T extends BaseRecord = AnyRecord, V = {}>(params: {
+    readonly resource: string;
+    readonly variables: readonly V[];
+    readonly meta?: RefineMeta;
+  }): Promise<{ data: T[] }>;
+  update<T extends BaseRecord = AnyRecord, V = {}>(params: {
+    readonly resource: string;
+    readonly id: string | number;
+    readonly variables: V;
+    readonly meta?: RefineMeta;
+  }): Promise<{ data: T }>;
+  updateMany<T extends BaseRecord = AnyRecord, V = {}>(params: {
+    readonly resource: string;
+    readonly ids: readonly (string | number)[];
+    readonly variables: V;
+    readonly meta?: RefineMeta;
+  }): Promise<{ data: T[] }>;
   /** `DELETE <resource>/<id>`; resolves `{ id }` (the server answers `data: null`). */
-  deleteOne<T extends BaseRecord = AnyRecord, V = {}>(params: { readonly resource: string; readonly id: string | number; readonly variables?: V; readonly meta?: RefineMeta }): Promise<{ data: T }>;
-  deleteMany<T extends BaseRecord = AnyRecord, V = {}>(params: { readonly resource: string; readonly ids: readonly (string | number)[]; readonly variables?: V; readonly meta?: RefineMeta }): Promise<{ data: T[] }>;
+  deleteOne<T extends BaseRecord = AnyRecord, V = {}>(params: {
+    readonly resource: string;
+    readonly id: string | number;
+    readonly variables?: V;
+    readonly meta?: RefineMeta;
+  }): Promise<{ data: T }>;
+  deleteMany<T extends BaseRecord = AnyRecord, V = {}>(params: {
+    readonly resource: string;
+    readonly ids: readonly (string | number)[];
+    readonly variables?: V;
+    readonly meta?: RefineMeta;
+  }): Promise<{ data: T[] }>;
   getApiUrl(): string;
   /**
    * Any request: `url` absolute or relative to the api URL; `filters` and `sorters` written as a
@@ -159,18 +211,29 @@ export interface KoaFastCrudRefineProvider {
     readonly meta?: RefineMeta;
   }): Promise<{ data: T; meta?: Readonly<Record<string, unknown>> }>;
   /** `DELETE <resource>/<id>/soft`: sets the deleted-at column; resolves the soft-deleted record. */
-  softDelete<T extends BaseRecord = AnyRecord>(params: { readonly resource: string; readonly id: string | number }): Promise<{ data: T }>;
+  softDelete<T extends BaseRecord = AnyRecord>(params: {
+    readonly resource: string;
+    readonly id: string | number;
+  }): Promise<{ data: T }>;
   /** `PATCH <resource>/<id>/restore`: clears the deleted-at column; resolves the restored record. */
-  restore<T extends BaseRecord = AnyRecord>(params: { readonly resource: string; readonly id: string | number }): Promise<{ data: T }>;
+  restore<T extends BaseRecord = AnyRecord>(params: {
+    readonly resource: string;
+    readonly id: string | number;
+  }): Promise<{ data: T }>;
   /** `GET <resource>/options?label=&value=`: `{ label, value }` pairs for a select box, ordered by label. */
-  getOptions(params: { readonly resource: string; readonly label: string; readonly value?: string }): Promise<{ data: { label: unknown; value: unknown }[] }>;
+  getOptions(params: {
+    readonly resource: string;
+    readonly label: string;
+    readonly value?: string;
+  }): Promise<{ data: { label: unknown; value: unknown }[] }>;
 }
 
 /** getMany asks for at most this many ids per request (with `skipPagination`). */
 const IDS_PER_REQUEST = 100;
 
 /**
- * A Refine DataProvider for resources served by `crud()` under `apiUrl`: `<Refine dataProvider={dataProvider('/api')}>`.
+ * A Refine DataProvider for resources served by `crud()` under `apiUrl`: `<Refine
+ * dataProvider={dataProvider('/api')}>`.
  * The resource name is the `crud` uri (`products` for `/api/products`).
  * @example const provider = dataProvider('/api', { headers: () => ({ Authorization: `Bearer ${token}` }) });
  */
@@ -179,7 +242,13 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
   const idField = options.idField ?? 'id';
   const searchField = options.searchField ?? 'q';
   const validation = options.validationStatuses ?? VALIDATION_STATUSES;
-  const send = async (method: string, url: string, body?: unknown, signal?: unknown, through: ClientOptions = options) => {
+  const send = async (
+    method: string,
+    url: string,
+    body?: unknown,
+    signal?: unknown,
+    through: ClientOptions = options,
+  ) => {
     try {
       return await request(through, method, url, body, signal);
     } catch (error) {
@@ -187,30 +256,51 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
     }
   };
   const url = (resource: string, path = '', query = '') => resourceUrl(apiUrl, resource, path, query);
-  const signalOf = (meta: RefineMeta | undefined) => (meta?.['queryContext'] as { signal?: unknown } | undefined)?.signal;
+  const signalOf = (meta: RefineMeta | undefined) =>
+    (meta?.['queryContext'] as { signal?: unknown } | undefined)?.signal;
   const each = async (ids: readonly (string | number)[], one: (id: string | number) => Promise<{ data: unknown }>) => ({
     data: (await Promise.all(ids.map(async (id) => (await one(id)).data))) as AnyRecord[],
   });
   return {
     async getList({ resource, pagination, sorters, filters, meta }) {
       const query = refineQuery({ pagination, sorters, filters, meta }, searchField);
-      const { data, meta: replyMeta } = await send('GET', url(resource, '', searchParams(query, termKey)), undefined, signalOf(meta));
+      const { data, meta: replyMeta } = await send(
+        'GET',
+        url(resource, '', searchParams(query, termKey)),
+        undefined,
+        signalOf(meta),
+      );
       const rows = data as AnyRecord[];
       const total = totalOf(replyMeta);
       const hasMore = hasMoreOf(replyMeta);
       // Without a count (search.count 'none'), the total reaches one row past this page when more follow.
       const page = typeof query.page === 'object' ? query.page : undefined;
-      const fallback = page === undefined ? rows.length : (page.page - 1) * page.perPage + rows.length + (hasMore ? 1 : 0);
+      const fallback =
+        page === undefined ? rows.length : (page.page - 1) * page.perPage + rows.length + (hasMore ? 1 : 0);
       return { data: rows, total: total ?? fallback, ...(hasMore !== undefined && { hasMore }) };
     },
     async getOne({ resource, id, meta }) {
-      return { data: (await send('GET', url(resource, idPath(id), searchParams({ include: meta?.include })), undefined, signalOf(meta))).data as AnyRecord };
+      return {
+        data: (
+          await send(
+            'GET',
+            url(resource, idPath(id), searchParams({ include: meta?.include })),
+            undefined,
+            signalOf(meta),
+          )
+        ).data as AnyRecord,
+      };
     },
     async getMany({ resource, ids, meta }) {
       const pages = await Promise.all(
         chunks(ids, IDS_PER_REQUEST).map(async (group) => {
-          const query: SearchQuery = { conditions: [{ field: idField, op: 'in', value: group }], page: 'all', include: meta?.include };
-          return (await send('GET', url(resource, '', searchParams(query, termKey)), undefined, signalOf(meta))).data as AnyRecord[];
+          const query: SearchQuery = {
+            conditions: [{ field: idField, op: 'in', value: group }],
+            page: 'all',
+            include: meta?.include,
+          };
+          return (await send('GET', url(resource, '', searchParams(query, termKey)), undefined, signalOf(meta)))
+            .data as AnyRecord[];
         }),
       );
       return { data: pages.flat() };
@@ -219,12 +309,17 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
       return { data: (await send('POST', url(resource), variables)).data as AnyRecord };
     },
     async createMany({ resource, variables }) {
-      return { data: (await Promise.all(variables.map(async (body) => (await send('POST', url(resource), body)).data))) as AnyRecord[] };
+      return {
+        data: (await Promise.all(
+          variables.map(async (body) => (await send('POST', url(resource), body)).data),
+        )) as AnyRecord[],
+      };
     },
     async update({ resource, id, variables }) {
       return { data: (await send('PATCH', url(resource, idPath(id)), variables)).data as AnyRecord };
     },
-    updateMany: ({ resource, ids, variables }) => each(ids, (id) => send('PATCH', url(resource, idPath(id)), variables)),
+    updateMany: ({ resource, ids, variables }) =>
+      each(ids, (id) => send('PATCH', url(resource, idPath(id)), variables)),
     async deleteOne({ resource, id }) {
       await send('DELETE', url(resource, idPath(id)));
       return { data: { [idField]: id } as AnyRecord };
@@ -237,11 +332,26 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
     async custom({ url: target, method, filters, sorters, payload, query, headers, meta }) {
       const { conditions, term, sort } = refineQuery({ filters, sorters }, searchField);
       const searched = searchParams({ conditions, term, sort }, termKey);
-      const extra = query === undefined || query === null ? '' : Object.entries(query as Record<string, unknown>).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(textOf(v))}`).join('&');
+      const extra =
+        query === undefined || query === null
+          ? ''
+          : Object.entries(query as Record<string, unknown>)
+              .filter(([, v]) => v !== undefined && v !== null)
+              .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(textOf(v))}`)
+              .join('&');
       const qs = [searched, extra].filter((part) => part !== '').join('&');
-      const absolute = /^[a-z][a-z\d+.-]*:\/\//i.test(target) || target.startsWith('/') ? target : `${apiUrl.replace(/\/+$/, '')}/${target}`;
+      const absolute =
+        /^[a-z][a-z\d+.-]*:\/\//i.test(target) || target.startsWith('/')
+          ? target
+          : `${apiUrl.replace(/\/+$/, '')}/${target}`;
       const full = qs === '' ? absolute : `${absolute}${absolute.includes('?') ? '&' : '?'}${qs}`;
-      const withHeaders: ClientOptions = headers === undefined ? options : { ...options, headers: async () => ({ ...(await resolveHeaders(options)), ...(headers as Record<string, string>) }) };
+      const withHeaders: ClientOptions =
+        headers === undefined
+          ? options
+          : {
+              ...options,
+              headers: async () => ({ ...(await resolveHeaders(options)), ...(headers as Record<string, string>) }),
+            };
       const reply = await send(method.toUpperCase(), full, payload, signalOf(meta), withHeaders);
       return { data: reply.data as AnyRecord, meta: reply.meta };
     },
@@ -252,8 +362,11 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
       return { data: (await send('PATCH', url(resource, `${idPath(id)}/restore`))).data as AnyRecord };
     },
     async getOptions({ resource, label, value }) {
-      const query = `label=${encodeURIComponent(label)}${value === undefined ? '' : `&value=${encodeURIComponent(value)}`}`;
-      return { data: (await send('GET', url(resource, '/options', query))).data as { label: unknown; value: unknown }[] };
+      const valueParam = value === undefined ? '' : `&value=${encodeURIComponent(value)}`;
+      const query = `label=${encodeURIComponent(label)}${valueParam}`;
+      return {
+        data: (await send('GET', url(resource, '/options', query))).data as { label: unknown; value: unknown }[],
+      };
     },
   };
 }
@@ -261,8 +374,13 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
 /**
  * The search a getList asks for: filters by `refineConditions`, sorters, and the page (`mode`
  * `off` or `client`: every row, `skipPagination=true`; `server`, the default: page 1 of 10 unless given).
- * @example refineQuery({ filters: [{ field: 'price', operator: 'gte', value: 30 }], pagination: { currentPage: 2, pageSize: 5 } })
- *   // { conditions: [{ field: 'price', op: 'gte', value: 30 }], term: undefined, sort: [], page: { page: 2, perPage: 5 } }
+ * @example
+ * refineQuery({
+ *   filters: [{ field: 'price', operator: 'gte', value: 30 }],
+ *   pagination: { currentPage: 2, pageSize: 5 },
+ * })
+ *   // { conditions: [{ field: 'price', op: 'gte', value: 30 }], term: undefined, sort: [], page: { page: 2, perPage: 5
+ *   // } }
  */
 export function refineQuery(
   params: Pick<RefineListParams, 'pagination' | 'sorters' | 'filters' | 'meta'>,
@@ -271,7 +389,10 @@ export function refineQuery(
   const { conditions, term } = refineConditions(params.filters ?? [], searchField);
   const pagination = params.pagination;
   const mode = pagination?.mode ?? 'server';
-  const page = mode === 'server' ? { page: pagination?.currentPage ?? pagination?.current ?? 1, perPage: pagination?.pageSize ?? 10 } : 'all';
+  const page =
+    mode === 'server'
+      ? { page: pagination?.currentPage ?? pagination?.current ?? 1, perPage: pagination?.pageSize ?? 10 }
+      : 'all';
   return {
     conditions,
     term,
@@ -287,16 +408,22 @@ export function refineQuery(
  * it, as does the same field and operator given twice, rather than being dropped. A filter on
  * `searchField` (`q`) is the term search. An empty value (undefined, null, `''`, `[]`) adds
  * nothing, as a cleared filter input should; `null` and `nnull` take no value.
- * @example refineConditions([{ field: 'price', operator: 'between', value: [20, 40] }]).conditions // [{ field: 'price', op: 'btw', value: [20, 40] }]
+ * @example refineConditions([{ field: 'price', operator: 'between', value: [20, 40] }]).conditions
+ *   // [{ field: 'price', op: 'btw', value: [20, 40] }]
  */
-export function refineConditions(filters: readonly RefineFilter[], searchField = 'q'): { conditions: FilterCondition[]; term: string | undefined } {
+export function refineConditions(
+  filters: readonly RefineFilter[],
+  searchField = 'q',
+): { conditions: FilterCondition[]; term: string | undefined } {
   const conditions: FilterCondition[] = [];
   let term: string | undefined;
   for (const filter of filters) {
     const { field, operator, value } = filter;
     if (field === undefined || !Object.hasOwn(REFINE_OPERATORS, operator)) {
+      const on = field === undefined ? '' : ` on ${JSON.stringify(field)}`;
       throw new Error(
-        `koa-fast-crud/refine: the filter operator ${JSON.stringify(operator)}${field === undefined ? '' : ` on ${JSON.stringify(field)}`} has no equivalent in koa-fast-crud; ` +
+        `koa-fast-crud/refine: the filter operator ${JSON.stringify(operator)}${on} ` +
+          'has no equivalent in koa-fast-crud; ' +
           `use one of ${Object.keys(REFINE_OPERATORS).join(', ')} (several filters are already ANDed)`,
       );
     }
@@ -305,9 +432,16 @@ export function refineConditions(filters: readonly RefineFilter[], searchField =
       if (textOf(value).trim() !== '') term = textOf(value);
       continue;
     }
-    if (OPERATORS[op] !== 'none' && (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0))) continue;
+    if (
+      OPERATORS[op] !== 'none' &&
+      (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0))
+    )
+      continue;
     if (conditions.some((c) => c.field === field && c.op === op)) {
-      throw new Error(`koa-fast-crud/refine: the filter ${JSON.stringify(field)} ${operator} is given twice; the server takes one value per field and operator`);
+      throw new Error(
+        `koa-fast-crud/refine: the filter ${JSON.stringify(field)} ${operator} is given twice; the server takes ` +
+          `one value per field and operator`,
+      );
     }
     conditions.push(OPERATORS[op] === 'none' ? { field, op } : { field, op, value });
   }
@@ -319,10 +453,15 @@ export function refineConditions(filters: readonly RefineFilter[], searchField =
  * status, leaving out items without a field (their message is in `message`).
  * @example toHttpError(error).errors // { price: 'A price is never negative' }
  */
-export function toHttpError(error: ProtocolError, validationStatuses: readonly number[] = VALIDATION_STATUSES): HttpError {
+export function toHttpError(
+  error: ProtocolError,
+  validationStatuses: readonly number[] = VALIDATION_STATUSES,
+): HttpError {
   // fieldErrors puts an item without a field (or named 'root') under root; Refine wants those in message only.
   const withField = error.items.filter((item) => item.field !== null && item.field !== '' && item.field !== 'root');
-  const errors = withField.length > 0 && validationStatuses.includes(error.status) ? (fieldErrors(withField) as Record<string, string>) : undefined;
+  const errors =
+    withField.length > 0 && validationStatuses.includes(error.status)
+      ? (fieldErrors(withField) as Record<string, string>)
+      : undefined;
   return new HttpError(error.message, error.status, error.items, error.envelope, errors);
 }
-

@@ -5,13 +5,32 @@ import { calendarProblem, instantProblem } from './date-bounds.js';
 import { isUuid } from './route-path.js';
 
 /** The kinds of value the planners tell apart. */
-export type ValueKind = 'integer' | 'number' | 'boolean' | 'date' | 'dateonly' | 'uuid' | 'string' | 'enum' | 'json' | 'other';
+export type ValueKind =
+  'integer' | 'number' | 'boolean' | 'date' | 'dateonly' | 'uuid' | 'string' | 'enum' | 'json' | 'other';
 
 const KINDS: Readonly<Record<string, ValueKind>> = {
-  INTEGER: 'integer', BIGINT: 'integer', SMALLINT: 'integer', TINYINT: 'integer', MEDIUMINT: 'integer',
-  DECIMAL: 'number', FLOAT: 'number', DOUBLE: 'number', 'DOUBLE PRECISION': 'number', REAL: 'number', NUMBER: 'number',
-  BOOLEAN: 'boolean', DATE: 'date', DATEONLY: 'dateonly', UUID: 'uuid',
-  STRING: 'string', TEXT: 'string', CHAR: 'string', CITEXT: 'string', ENUM: 'enum', JSON: 'json', JSONB: 'json',
+  INTEGER: 'integer',
+  BIGINT: 'integer',
+  SMALLINT: 'integer',
+  TINYINT: 'integer',
+  MEDIUMINT: 'integer',
+  DECIMAL: 'number',
+  FLOAT: 'number',
+  DOUBLE: 'number',
+  'DOUBLE PRECISION': 'number',
+  REAL: 'number',
+  NUMBER: 'number',
+  BOOLEAN: 'boolean',
+  DATE: 'date',
+  DATEONLY: 'dateonly',
+  UUID: 'uuid',
+  STRING: 'string',
+  TEXT: 'string',
+  CHAR: 'string',
+  CITEXT: 'string',
+  ENUM: 'enum',
+  JSON: 'json',
+  JSONB: 'json',
 };
 
 interface TypeShape {
@@ -54,9 +73,15 @@ export function coerceQueryValue(definition: AttributeDefinition, raw: string): 
     case 'number':
       return NUMBER.test(raw) ? E.right(Number(raw)) : E.left('must be a number');
     case 'boolean':
-      return raw === 'true' || raw === '1' ? E.right(true) : raw === 'false' || raw === '0' ? E.right(false) : E.left('must be true or false');
+      return raw === 'true' || raw === '1'
+        ? E.right(true)
+        : raw === 'false' || raw === '0'
+          ? E.right(false)
+          : E.left('must be true or false');
     case 'date':
-      return ISO_DATE.test(raw) ? checkInstant(calendarProblem(raw), new Date(raw)) : E.left('must be an ISO 8601 date');
+      return ISO_DATE.test(raw)
+        ? checkInstant(calendarProblem(raw), new Date(raw))
+        : E.left('must be an ISO 8601 date');
     case 'dateonly': {
       if (!DATEONLY.test(raw)) return E.left('must be a date (YYYY-MM-DD)');
       const problem = calendarProblem(raw);
@@ -65,7 +90,9 @@ export function coerceQueryValue(definition: AttributeDefinition, raw: string): 
     case 'uuid':
       return isUuid(raw) ? E.right(raw.toLowerCase()) : E.left('must be a UUID');
     case 'enum':
-      return enumValues(definition).includes(raw) ? E.right(raw) : E.left(`must be one of ${enumValues(definition).join(', ')}`);
+      return enumValues(definition).includes(raw)
+        ? E.right(raw)
+        : E.left(`must be one of ${enumValues(definition).join(', ')}`);
     case 'string':
       return fitsLength(definition, raw) ? E.right(raw) : E.left(`must be at most ${maxLength(definition)} characters`);
     case 'json':
@@ -86,12 +113,19 @@ export function checkBodyValue(definition: AttributeDefinition, value: unknown):
   if (kind === 'json' || kind === 'other') return E.right(value);
   if (kind === 'boolean') return typeof value === 'boolean' ? E.right(value) : E.left('must be true or false');
   if (kind === 'integer' || kind === 'number') {
-    if (typeof value === 'number') return Number.isFinite(value) && (kind === 'number' || Number.isSafeInteger(value)) ? E.right(value) : E.left(`must be ${kind === 'integer' ? 'an integer' : 'a number'}`);
-    return typeof value === 'string' ? coerceQueryValue(definition, value) : E.left(`must be ${kind === 'integer' ? 'an integer' : 'a number'}`);
+    if (typeof value === 'number')
+      return Number.isFinite(value) && (kind === 'number' || Number.isSafeInteger(value))
+        ? E.right(value)
+        : E.left(`must be ${kind === 'integer' ? 'an integer' : 'a number'}`);
+    return typeof value === 'string'
+      ? coerceQueryValue(definition, value)
+      : E.left(`must be ${kind === 'integer' ? 'an integer' : 'a number'}`);
   }
   if (kind === 'date' && typeof value === 'number') return checkInstant(undefined, new Date(value));
   if (kind === 'date' && value instanceof Date) return checkInstant(undefined, value);
-  return typeof value === 'string' ? coerceQueryValue(definition, value) : E.left(`must be a ${kind === 'uuid' ? 'UUID' : 'string'}`);
+  return typeof value === 'string'
+    ? coerceQueryValue(definition, value)
+    : E.left(`must be a ${kind === 'uuid' ? 'UUID' : 'string'}`);
 }
 
 /**
@@ -100,7 +134,9 @@ export function checkBodyValue(definition: AttributeDefinition, value: unknown):
  * @example checkFormValue({ type: DataTypes.BOOLEAN }, 'false') // right(false)
  */
 export function checkFormValue(definition: AttributeDefinition, value: unknown): E.Either<string, unknown> {
-  return kindOf(definition) === 'boolean' && typeof value === 'string' ? coerceQueryValue(definition, value) : checkBodyValue(definition, value);
+  return kindOf(definition) === 'boolean' && typeof value === 'string'
+    ? coerceQueryValue(definition, value)
+    : checkBodyValue(definition, value);
 }
 
 /**
@@ -114,7 +150,10 @@ export function refusalCode(definition: AttributeDefinition, value: unknown): 't
   const kind = kindOf(definition);
   if (kind === 'dateonly') return typeof value === 'string' && DATEONLY.test(value) ? 'invalidValue' : 'type';
   if (kind !== 'date') return 'type';
-  const shaped = (typeof value === 'string' && ISO_DATE.test(value)) || (typeof value === 'number' && Number.isFinite(value)) || (value instanceof Date && !Number.isNaN(value.getTime()));
+  const shaped =
+    (typeof value === 'string' && ISO_DATE.test(value)) ||
+    (typeof value === 'number' && Number.isFinite(value)) ||
+    (value instanceof Date && !Number.isNaN(value.getTime()));
   return shaped ? 'invalidValue' : 'type';
 }
 

@@ -45,7 +45,8 @@ export function resolveColumn(model: AttributeSource, name: string): ResolvedCol
   if (exact !== undefined || name === '') return exact;
   const wanted = snakeCase(name);
   const matches = Object.entries(model.getAttributes()).filter(
-    ([attribute, definition]) => snakeCase(attribute) === wanted || (definition.field !== undefined && snakeCase(definition.field) === wanted),
+    ([attribute, definition]) =>
+      snakeCase(attribute) === wanted || (definition.field !== undefined && snakeCase(definition.field) === wanted),
   );
   const [only] = matches;
   return matches.length === 1 && only ? { attribute: only[0], column: only[1].field ?? only[0] } : undefined;
@@ -56,5 +57,7 @@ export function resolveColumn(model: AttributeSource, name: string): ResolvedCol
  * @example knownNames(Product) // ['id', 'createdAt', 'created_at', …]
  */
 export function knownNames(model: AttributeSource): string[] {
-  return [...new Set(Object.entries(model.getAttributes()).flatMap(([name, definition]) => [name, definition.field ?? name]))];
+  return [
+    ...new Set(Object.entries(model.getAttributes()).flatMap(([name, definition]) => [name, definition.field ?? name])),
+  ];
 }

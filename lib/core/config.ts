@@ -10,9 +10,26 @@ import { isSerializedOrigin } from './cross-origin.js';
  * @example DEFAULT_CONFIG.options.default_value // 'id'
  */
 export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
-  global: { validation: { http_status: 400 }, find_field: 'id', find_field_is_uuid: true, body_limit: 1_048_576, max_depth: 64, max_url_length: 8192, timeout_ms: 10_000 },
+  global: {
+    validation: { http_status: 400 },
+    find_field: 'id',
+    find_field_is_uuid: true,
+    body_limit: 1_048_576,
+    max_depth: 64,
+    max_url_length: 8192,
+    timeout_ms: 10_000,
+  },
   options: { http_status: 200, default_value: 'id', permission: null, value_columns: null },
-  search: { http_status: 200, method: 'toJSON', per_page: 40, max_per_page: 500, count: 'exact', count_threshold: 100_000, max_unpaginated: 10_000, strict_params: true },
+  search: {
+    http_status: 200,
+    method: 'toJSON',
+    per_page: 40,
+    max_per_page: 500,
+    count: 'exact',
+    count_threshold: 100_000,
+    max_unpaginated: 10_000,
+    strict_params: true,
+  },
   create: { http_status: 201, method: 'toJSON' },
   read: { http_status: 200, method: 'toJSON', find_field: null },
   update: { http_status: 200, method: 'toJSON', find_field: null },
@@ -37,14 +54,18 @@ export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
  * @example resolveConfig({ options: { http_status: 999 } })
  *   // left({ _tag: 'invalidConfig', key: 'options.http_status', value: 999, expected: 'an HTTP status code' })
  */
-export function resolveConfig(input: unknown = {}, base: FastCrudConfig = DEFAULT_CONFIG): E.Either<ConfigError, FastCrudConfig> {
+export function resolveConfig(
+  input: unknown = {},
+  base: FastCrudConfig = DEFAULT_CONFIG,
+): E.Either<ConfigError, FastCrudConfig> {
   const merged = mergeNode(DEFAULT_CONFIG as unknown as Node, base as unknown as Node, input, []);
   return E.map((node: Node) => deepFreeze(node) as unknown as FastCrudConfig)(merged);
 }
 
 /**
  * `resolveConfig` for registration time: throws a RangeError with `formatConfigError`'s sentence.
- * @example unsafeResolveConfig({ options: { http_status: 999 } }) // throws 'koa-fast-crud config: options.http_status must be …'
+ * @example unsafeResolveConfig({ options: { http_status: 999 } })
+ *   // throws 'koa-fast-crud config: options.http_status must be …'
  */
 export function unsafeResolveConfig(input: unknown, base: FastCrudConfig = DEFAULT_CONFIG): FastCrudConfig {
   const resolved = resolveConfig(input, base);
@@ -54,11 +75,15 @@ export function unsafeResolveConfig(input: unknown, base: FastCrudConfig = DEFAU
 
 /**
  * A readable sentence for a configuration error.
- * @example formatConfigError({ _tag: 'invalidConfig', key: 'options.http_status', value: 999, expected: 'an HTTP status code' })
+ * @example
+ * formatConfigError({ _tag: 'invalidConfig', key: 'options.http_status', value: 999, expected: 'an HTTP status code' })
  *   // 'koa-fast-crud config: options.http_status must be an HTTP status code, got 999'
  */
 export function formatConfigError(error: ConfigError): string {
-  return `koa-fast-crud config: ${error.key === '' ? 'the configuration' : error.key} must be ${error.expected}, got ${JSON.stringify(error.value) ?? String(error.value)}`;
+  return (
+    `koa-fast-crud config: ${error.key === '' ? 'the configuration' : error.key} must be ${error.expected}, got ` +
+    `${JSON.stringify(error.value) ?? String(error.value)}`
+  );
 }
 
 type Node = Readonly<Record<string, unknown>>;
@@ -81,8 +106,15 @@ function mergeNode(schema: Node, base: Node, input: unknown, path: readonly stri
   );
 }
 
-function mergeKey(schema: Node, base: Node, key: string, value: unknown, path: readonly string[]): E.Either<ConfigError, unknown> {
-  if (!Object.hasOwn(schema, key)) return invalid(path, value, `one of the known keys (${Object.keys(schema).join(', ')})`);
+function mergeKey(
+  schema: Node,
+  base: Node,
+  key: string,
+  value: unknown,
+  path: readonly string[],
+): E.Either<ConfigError, unknown> {
+  if (!Object.hasOwn(schema, key))
+    return invalid(path, value, `one of the known keys (${Object.keys(schema).join(', ')})`);
   const shape = schema[key];
   if (isPlainObject(shape)) return mergeNode(shape, base[key] as Node, value, path);
   if (value === undefined) return E.right(base[key]);
@@ -92,20 +124,40 @@ function mergeKey(schema: Node, base: Node, key: string, value: unknown, path: r
 /** Leaves whose value is null or a list of plain identifiers (their default is null, so their type is named here). */
 const LIST_KEYS: ReadonlySet<string> = new Set(['options.value_columns']);
 
-function checkLeaf(key: string, fallback: unknown, value: unknown, path: readonly string[]): E.Either<ConfigError, unknown> {
+function checkLeaf(
+  key: string,
+  fallback: unknown,
+  value: unknown,
+  path: readonly string[],
+): E.Either<ConfigError, unknown> {
   if (key === 'http_status') return isHttpStatus(value) ? E.right(value) : invalid(path, value, 'an HTTP status code');
-  if (key === 'count') return SEARCH_COUNTS.includes(value as SearchCount) ? E.right(value) : invalid(path, value, `one of ${SEARCH_COUNTS.join(', ')}`);
+  if (key === 'count')
+    return SEARCH_COUNTS.includes(value as SearchCount)
+      ? E.right(value)
+      : invalid(path, value, `one of ${SEARCH_COUNTS.join(', ')}`);
   if (path.join('.') === 'cors.origins') {
-    return isOriginList(value) ? E.right([...value]) : invalid(path, value, "a list of origins such as 'https://admin.example.com'");
+    return isOriginList(value)
+      ? E.right([...value])
+      : invalid(path, value, "a list of origins such as 'https://admin.example.com'");
   }
-  if (LIST_KEYS.has(path.join('.'))) return value === null || isIdentifierList(value) ? E.right(value === null ? null : [...value]) : invalid(path, value, 'null or a list of plain identifiers');
+  if (LIST_KEYS.has(path.join('.')))
+    return value === null || isIdentifierList(value)
+      ? E.right(value === null ? null : [...value])
+      : invalid(path, value, 'null or a list of plain identifiers');
   if (typeof fallback === 'string' || fallback === null) {
     if (value === null && fallback === null) return E.right(value);
-    return typeof value === 'string' && isPlainIdentifier(value) ? E.right(value) : invalid(path, value, 'a plain identifier');
+    return typeof value === 'string' && isPlainIdentifier(value)
+      ? E.right(value)
+      : invalid(path, value, 'a plain identifier');
   }
-  if (key === 'timeout_ms') return Number.isSafeInteger(value) && (value as number) > 0 && (value as number) <= MAX_TIMER_MS ? E.right(value) : invalid(path, value, `a positive integer up to ${MAX_TIMER_MS}`);
+  if (key === 'timeout_ms')
+    return Number.isSafeInteger(value) && (value as number) > 0 && (value as number) <= MAX_TIMER_MS
+      ? E.right(value)
+      : invalid(path, value, `a positive integer up to ${MAX_TIMER_MS}`);
   if (typeof fallback === 'number') {
-    return Number.isSafeInteger(value) && (value as number) > 0 ? E.right(value) : invalid(path, value, 'a positive integer');
+    return Number.isSafeInteger(value) && (value as number) > 0
+      ? E.right(value)
+      : invalid(path, value, 'a positive integer');
   }
   return typeof value === typeof fallback ? E.right(value) : invalid(path, value, `a ${typeof fallback}`);
 }
@@ -129,6 +181,8 @@ function isPlainObject(value: unknown): value is Node {
 }
 
 function deepFreeze<T extends object>(value: T): T {
-  Object.values(value as Readonly<Record<string, unknown>>).forEach((child) => typeof child === 'object' && child !== null && deepFreeze(child));
+  Object.values(value as Readonly<Record<string, unknown>>).forEach(
+    (child) => typeof child === 'object' && child !== null && deepFreeze(child),
+  );
   return Object.freeze(value);
 }

@@ -1,4 +1,7 @@
-/** Which fields a unique or foreign-key refusal names: the columns the driver reports, as the resource's visible attributes. */
+/**
+ * Which fields a unique or foreign-key refusal names: the columns the driver reports, as the resource's visible
+ * attributes.
+ */
 
 /**
  * What the error exit knows of a registered resource: each column of its model with the
@@ -16,7 +19,9 @@ export interface ErrorFields {
  * every one maps to an attribute the field policy shows; else undefined, so the reply names no
  * field and does not confirm that a hidden value exists elsewhere. Without `fields` (no resource
  * behind the route) the columns are named as they are.
- * @example visibleFields(['serial_no'], { columns: new Map([['serial_no', 'serialNo']]), visible: new Set(['serialNo']) }) // ['serialNo']
+ * @example
+ * const fields = { columns: new Map([['serial_no', 'serialNo']]), visible: new Set(['serialNo']) };
+ * visibleFields(['serial_no'], fields) // ['serialNo']
  * @example visibleFields(['token'], { columns: new Map([['token', 'token']]), visible: new Set(['id']) }) // undefined
  */
 export function visibleFields(
@@ -43,7 +48,10 @@ export function foreignKeyColumns(detail: unknown): readonly string[] {
   return columns !== undefined && / is not present in table /.test(detail) ? columns : [];
 }
 
-/** A comma-separated list of PostgreSQL identifiers starting at `at`, up to the `)=(` after it; undefined when malformed. */
+/**
+ * A comma-separated list of PostgreSQL identifiers starting at `at`, up to the `)=(` after it; undefined when
+ * malformed.
+ */
 function identifiers(text: string, at: number): string[] | undefined {
   const names: string[] = [];
   let index = at;
@@ -58,7 +66,9 @@ function identifiers(text: string, at: number): string[] | undefined {
   }
 }
 
-/** One identifier at `at`: `"…"` with `""` for a quote inside, or a run of characters up to a comma or a parenthesis. */
+/**
+ * One identifier at `at`: `"…"` with `""` for a quote inside, or a run of characters up to a comma or a parenthesis.
+ */
 function identifierAt(text: string, at: number): { value: string; end: number } | undefined {
   if (text[at] !== '"') {
     const end = text.slice(at).search(/[,()]/);

@@ -35,7 +35,9 @@ export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTION
  * `none` (typed by the user) pass, anything else only from a trusted origin; without it (an older
  * browser, or no browser), no `Origin` passes, an `Origin` naming the request's own host passes, a
  * trusted origin passes, and any other is refused.
- * @example crossOriginCheck({ method: 'POST', secFetchSite: 'cross-site', origin: 'https://evil.example', host: 'api.example' }, [])
+ * @example
+ * const request = { method: 'POST', secFetchSite: 'cross-site', origin: 'https://evil.example', host: 'api.example' };
+ * crossOriginCheck(request, [])
  *   // left({ _tag: 'crossOrigin', field: 'sec-fetch-site', value: 'cross-site', origin: 'https://evil.example' })
  */
 export function crossOriginCheck(
@@ -80,8 +82,11 @@ export function isSerializedOrigin(value: string): boolean {
  * `Vary: Origin` always (a cache must not give one origin's reply to another), and for a trusted
  * origin `Access-Control-Allow-Origin` naming it, the headers a script may read, and credentials
  * when configured.
- * @example corsHeaders('https://admin.example.com', { origins: ['https://admin.example.com'], credentials: false, max_age: 600 })
- *   // { Vary: 'Origin', 'Access-Control-Allow-Origin': 'https://admin.example.com', 'Access-Control-Expose-Headers': … }
+ * @example
+ * const cors = { origins: ['https://admin.example.com'], credentials: false, max_age: 600 };
+ * corsHeaders('https://admin.example.com', cors)
+ *   // { Vary: 'Origin', 'Access-Control-Allow-Origin': 'https://admin.example.com', 'Access-Control-Expose-Headers': …
+ *   // }
  */
 export function corsHeaders(origin: string | undefined, cors: CorsConfig): Readonly<Record<string, string>> {
   if (cors.origins.length === 0) return {};
@@ -94,7 +99,10 @@ export function corsHeaders(origin: string | undefined, cors: CorsConfig): Reado
   };
 }
 
-/** The reply headers a script needs beyond the safelisted ones: create's Location, export's file name, a 503's Retry-After. */
+/**
+ * The reply headers a script needs beyond the safelisted ones: create's Location, export's file name, a 503's
+ * Retry-After.
+ */
 const EXPOSED_HEADERS = 'Location, Content-Disposition, Retry-After';
 
 /** The headers of a CORS preflight (`OPTIONS` with `Access-Control-Request-Method`) as the reply reads them. */
@@ -108,8 +116,11 @@ export interface PreflightRequest {
  * The reply headers of a preflight from a trusted origin for a path served with `methods`, or
  * undefined when it is no preflight or its origin is not trusted (the browser then refuses the request).
  * The headers the script asks to send are allowed when each is a valid header name.
- * @example preflightHeaders({ origin: 'https://admin.example.com', requestMethod: 'PATCH', requestHeaders: 'content-type' }, cors, ['PATCH'])
- *   // { Vary: …, 'Access-Control-Allow-Origin': 'https://admin.example.com', 'Access-Control-Allow-Methods': 'PATCH', … }
+ * @example
+ * const request = { origin: 'https://admin.example.com', requestMethod: 'PATCH', requestHeaders: 'content-type' };
+ * preflightHeaders(request, cors, ['PATCH'])
+ *   // { Vary: …, 'Access-Control-Allow-Origin': 'https://admin.example.com', 'Access-Control-Allow-Methods': 'PATCH',
+ *   // … }
  */
 export function preflightHeaders(
   request: PreflightRequest,
@@ -118,7 +129,10 @@ export function preflightHeaders(
 ): Readonly<Record<string, string>> | undefined {
   const { origin, requestMethod, requestHeaders } = request;
   if (requestMethod === undefined || !isTrustedOrigin(origin, cors.origins)) return undefined;
-  const asked = (requestHeaders ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const asked = (requestHeaders ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   return {
     Vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
     'Access-Control-Allow-Origin': origin!,
@@ -134,7 +148,9 @@ export function preflightHeaders(
 /** An HTTP token (RFC 9110), the shape of a header name. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** An origin's host and port, lower case (`https://A.example:8443` → `a.example:8443`); undefined if it does not parse. */
+/**
+ * An origin's host and port, lower case (`https://A.example:8443` → `a.example:8443`); undefined if it does not parse.
+ */
 function hostOf(origin: string): string | undefined {
   return URL.canParse(origin) ? new URL(origin).host : undefined;
 }

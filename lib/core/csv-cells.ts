@@ -60,7 +60,10 @@ export interface AssociatedSource extends AttributeSource {
   readonly associations: { readonly [name: string]: { readonly target: AssociatedSource } | undefined };
 }
 
-/** One CSV column: the dot path of its value, its header, and the kind of the attribute it reaches (undefined: not an attribute). */
+/**
+ * One CSV column: the dot path of its value, its header, and the kind of the attribute it reaches (undefined: not an
+ * attribute).
+ */
 export interface CsvColumn {
   readonly path: string;
   /** The path's keys, split once. */
@@ -73,10 +76,16 @@ export interface CsvColumn {
  * The export's columns as a plan, derived once per request: each dot path with its header and the
  * kind of the attribute it names, through associations (`category.name` → the category's `name`).
  * @example csvColumns(Product, { price: 'Price', 'category.name': 'Category' })
- *   // [{ path: 'price', keys: ['price'], header: 'Price', kind: 'number' }, { path: 'category.name', keys: ['category', 'name'], header: 'Category', kind: 'string' }]
+ *   // [{ path: 'price', keys: ['price'], header: 'Price', kind: 'number' }, { path: 'category.name', keys:
+ *   // ['category', 'name'], header: 'Category', kind: 'string' }]
  */
 export function csvColumns(model: AssociatedSource, headers: Readonly<Record<string, string>>): CsvColumn[] {
-  return Object.entries(headers).map(([path, header]) => ({ path, keys: path.split('.'), header, kind: kindAt(model, path) }));
+  return Object.entries(headers).map(([path, header]) => ({
+    path,
+    keys: path.split('.'),
+    header,
+    kind: kindAt(model, path),
+  }));
 }
 
 function kindAt(model: AssociatedSource, path: string): ValueKind | undefined {
@@ -107,7 +116,8 @@ export function valueAt(row: unknown, path: string): unknown {
 
 function valueAtKeys(row: unknown, keys: readonly string[]): unknown {
   let value = row;
-  for (const key of keys) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  for (const key of keys)
+    value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
   return value;
 }
 

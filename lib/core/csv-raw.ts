@@ -1,4 +1,7 @@
-/** CSV cells straight from a driver's raw row: each value converted as Sequelize converts it into a model instance, then written as `csvCell` writes it. */
+/**
+ * CSV cells straight from a driver's raw row: each value converted as Sequelize converts it into a model instance, then
+ * written as `csvCell` writes it.
+ */
 import type { AttributeDefinition } from '../types.js';
 import { kindOf } from './attribute-kinds.js';
 import { csvCell } from './csv-cells.js';
@@ -15,20 +18,30 @@ const SQLITE_FLOATS = new Set(['FLOAT', 'REAL', 'DOUBLE', 'DOUBLE PRECISION']);
  * read as Sequelize's float parser reads it, and a TINYINT column as a boolean (Sequelize's SQLite
  * parser is keyed by the column type, which BOOLEAN shares). PostgreSQL and MariaDB parse in the driver.
  * @example rawCellReader({ type: DataTypes.BOOLEAN }, 'sqlite', '+00:00')(1) // 'true'
- * @example rawCellReader({ type: DataTypes.DATE }, 'sqlite', '+00:00')('2024-01-01 00:00:00.000 +00:00') // '2024-01-01T00:00:00.000Z'
+ * @example rawCellReader({ type: DataTypes.DATE }, 'sqlite', '+00:00')('2024-01-01 00:00:00.000 +00:00')
+ *   // '2024-01-01T00:00:00.000Z'
  */
-export function rawCellReader(definition: AttributeDefinition, dialect: string, timezone: string): (value: unknown) => string {
+export function rawCellReader(
+  definition: AttributeDefinition,
+  dialect: string,
+  timezone: string,
+): (value: unknown) => string {
   const kind = kindOf(definition);
   const key = (definition.type as { key?: string } | undefined)?.key ?? '';
   const sqlite = dialect === 'sqlite';
   if (kind === 'boolean' || (sqlite && key === 'TINYINT')) return (value) => csvCell(sanitizeBoolean(value), kind);
-  if (sqlite && kind === 'date') return (value) => csvCell(typeof value === 'string' ? parseSqliteDate(value, timezone) : value, kind);
+  if (sqlite && kind === 'date')
+    return (value) => csvCell(typeof value === 'string' ? parseSqliteDate(value, timezone) : value, kind);
   if (sqlite && kind === 'json') return (value) => csvCell(typeof value === 'string' ? JSON.parse(value) : value, kind);
-  if (sqlite && SQLITE_FLOATS.has(key)) return (value) => csvCell(typeof value === 'string' ? parseSqliteFloat(value) : value, kind);
+  if (sqlite && SQLITE_FLOATS.has(key))
+    return (value) => csvCell(typeof value === 'string' ? parseSqliteFloat(value) : value, kind);
   return (value) => csvCell(value, kind);
 }
 
-/** Sequelize's BOOLEAN sanitizer: a one-byte buffer as its byte, then 1/0 and 'true'/'false' as booleans, anything else as it is. */
+/**
+ * Sequelize's BOOLEAN sanitizer: a one-byte buffer as its byte, then 1/0 and 'true'/'false' as booleans, anything else
+ * as it is.
+ */
 function sanitizeBoolean(raw: unknown): unknown {
   const value = Buffer.isBuffer(raw) && raw.length === 1 ? raw[0] : raw;
   if (typeof value === 'string') return value === 'true' ? true : value === 'false' ? false : value;

@@ -21,7 +21,8 @@ const DAY_MS = 86_400_000;
  * year, month or day: on a DATE column from its first instant (00:00:00.000) to its last (23:59:59.999)
  * in `zone`; on a DATEONLY column from its first day to its last. A date with a time is one instant,
  * read in `zone` unless it names its own offset. Dates that do not exist (`2024-02-30`) are refused.
- * @example parseDateSpan('2024-12-31', 'date', '+00:00') // right({ from: 2024-12-31T00:00:00.000Z, to: 2024-12-31T23:59:59.999Z })
+ * @example parseDateSpan('2024-12-31', 'date', '+00:00')
+ *   // right({ from: 2024-12-31T00:00:00.000Z, to: 2024-12-31T23:59:59.999Z })
  * @example parseDateSpan('2024-03', 'dateonly', '+00:00') // right({ from: '2024-03-01', to: '2024-03-31' })
  */
 export function parseDateSpan(text: string, kind: DateKind, zone: string): E.Either<string, DateSpan> {
@@ -33,18 +34,40 @@ export function parseDateSpan(text: string, kind: DateKind, zone: string): E.Eit
     const wrong = calendarError(year, month ?? 1, day ?? 1);
     if (wrong !== undefined) return E.left(wrong);
     const first = dayNumber(year, month ?? 1, day ?? 1);
-    const last = day !== undefined ? first : month !== undefined ? dayNumber(year, month, daysIn(year, month)) : dayNumber(year, 12, 31);
+    const last =
+      day !== undefined
+        ? first
+        : month !== undefined
+          ? dayNumber(year, month, daysIn(year, month))
+          : dayNumber(year, 12, 31);
     if (kind === 'dateonly') return E.right({ from: dayText(first), to: dayText(last) });
-    return E.right({ from: new Date(wallToUtc(first * DAY_MS, zone)), to: new Date(wallToUtc((last + 1) * DAY_MS, zone) - 1) });
+    return E.right({
+      from: new Date(wallToUtc(first * DAY_MS, zone)),
+      to: new Date(wallToUtc((last + 1) * DAY_MS, zone) - 1),
+    });
   }
   const instant = kind === 'date' ? INSTANT.exec(text) : null;
-  if (!instant) return E.left(kind === 'date' ? 'must be an ISO 8601 date' : 'must be a date (YYYY-MM-DD, YYYY-MM or YYYY)');
-  const [year, month, day, hour, minute, second] = instant.slice(1, 7).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
-  const wrong = calendarError(year, month, day) ?? (hour > 23 || minute > 59 || second > 59 ? `must be a time that exists: ${text}` : undefined);
+  if (!instant)
+    return E.left(kind === 'date' ? 'must be an ISO 8601 date' : 'must be a date (YYYY-MM-DD, YYYY-MM or YYYY)');
+  const [year, month, day, hour, minute, second] = instant.slice(1, 7).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const wrong =
+    calendarError(year, month, day) ??
+    (hour > 23 || minute > 59 || second > 59 ? `must be a time that exists: ${text}` : undefined);
   if (wrong !== undefined) return E.left(wrong);
-  const wall = dayNumber(year, month, day) * DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000 + Number((instant[7] ?? '0').padEnd(3, '0').slice(0, 3));
+  const wall =
+    dayNumber(year, month, day) * DAY_MS +
+    ((hour * 60 + minute) * 60 + second) * 1000 +
+    Number((instant[7] ?? '0').padEnd(3, '0').slice(0, 3));
   const suffix = instant[8];
-  const ms = suffix === undefined ? wallToUtc(wall, zone) : wall - fixedOffset(suffix === 'Z' ? '+00:00' : suffix) * 60_000;
+  const ms =
+    suffix === undefined ? wallToUtc(wall, zone) : wall - fixedOffset(suffix === 'Z' ? '+00:00' : suffix) * 60_000;
   return E.right({ from: new Date(ms), to: new Date(ms) });
 }
 
@@ -86,7 +109,16 @@ const WALL_CLOCKS = new Map<string, Intl.DateTimeFormat>();
 function wallClock(zone: string): Intl.DateTimeFormat {
   const known = WALL_CLOCKS.get(zone);
   if (known) return known;
-  const format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
   WALL_CLOCKS.set(zone, format);
   return format;
 }
@@ -103,7 +135,7 @@ export function zoneOffset(zone: string, utcMs: number): number {
     const parts = wallClock(zone).formatToParts(new Date(utcMs));
     const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
     const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
-    return Math.round((wall - (utcMs - (utcMs % 1000 + 1000) % 1000)) / 60_000);
+    return Math.round((wall - (utcMs - (((utcMs % 1000) + 1000) % 1000))) / 60_000);
   } catch {
     return 0;
   }
@@ -129,9 +161,19 @@ const CALENDAR_PREFIX = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2
 export function calendarProblem(text: string): string | undefined {
   const match = CALENDAR_PREFIX.exec(text);
   if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (year < DATE_YEARS.min || year > DATE_YEARS.max) return yearProblem();
-  return calendarError(year, month, day) ?? (hour > 23 || minute > 59 || second > 59 ? `must be a time that exists: ${text}` : undefined);
+  return (
+    calendarError(year, month, day) ??
+    (hour > 23 || minute > 59 || second > 59 ? `must be a time that exists: ${text}` : undefined)
+  );
 }
 
 /**
@@ -163,11 +205,19 @@ function fixedOffset(text: string): number {
 function calendarError(year: number, month: number, day: number): string | undefined {
   if (month < 1 || month > 12) return `must be a date that exists: there is no month ${String(month).padStart(2, '0')}`;
   const days = daysIn(year, month);
-  return day < 1 || day > days ? `must be a date that exists: ${year}-${String(month).padStart(2, '0')} has ${days} days` : undefined;
+  return day < 1 || day > days
+    ? `must be a date that exists: ${year}-${String(month).padStart(2, '0')} has ${days} days`
+    : undefined;
 }
 
 function daysIn(year: number, month: number): number {
-  return month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return month === 2
+    ? year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+      ? 29
+      : 28
+    : [4, 6, 9, 11].includes(month)
+      ? 30
+      : 31;
 }
 
 /** Days since 1970-01-01 of a calendar date, for any four-digit year. */
@@ -179,9 +229,12 @@ function dayNumber(year: number, month: number, day: number): number {
 
 function dayText(days: number): string {
   const date = new Date(days * DAY_MS);
-  return `${String(date.getUTCFullYear()).padStart(4, '0')}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')}`;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${String(date.getUTCFullYear()).padStart(4, '0')}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}`;
 }
 
 function sameEnds(span: DateSpan): boolean {
-  return span.from instanceof Date && span.to instanceof Date ? span.from.getTime() === span.to.getTime() : span.from === span.to;
+  return span.from instanceof Date && span.to instanceof Date
+    ? span.from.getTime() === span.to.getTime()
+    : span.from === span.to;
 }

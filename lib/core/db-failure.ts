@@ -1,4 +1,7 @@
-/** Which thrown errors mean "the database is unavailable" or "it did not answer in time": the 503s, told apart from every other fault. */
+/**
+ * Which thrown errors mean "the database is unavailable" or "it did not answer in time": the 503s, told apart from
+ * every other fault.
+ */
 
 /**
  * A database failure the client may retry: `databaseUnavailable` (no connection could be made or
@@ -16,7 +19,10 @@ export type DatabaseFailure = 'databaseUnavailable' | 'databaseTimeout';
  */
 export const DEADLINE_ERROR_NAME = 'FastCrudDeadlineError';
 
-/** Sequelize's ConnectionError family, whose every member is an outage. AccessDenied is left out: a wrong password is a configuration fault that no retry mends. */
+/**
+ * Sequelize's ConnectionError family, whose every member is an outage. AccessDenied is left out: a wrong password is a
+ * configuration fault that no retry mends.
+ */
 const CONNECTION_NAMES: ReadonlySet<string> = new Set([
   'SequelizeConnectionError',
   'SequelizeConnectionRefusedError',
@@ -31,23 +37,50 @@ const CONNECTION_NAMES: ReadonlySet<string> = new Set([
 
 /** Node's socket errors and the drivers' own codes for a connection that is gone or never came. */
 const UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EADDRNOTAVAIL',
   // SQLite: another connection holds the lock past the busy timeout.
   'SQLITE_BUSY',
   // PostgreSQL SQLSTATEs: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections.
-  '57P01', '57P02', '57P03', '53300',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
   // The mariadb connector.
-  'ER_SOCKET_UNEXPECTED_CLOSE', 'ER_GET_CONNECTION_TIMEOUT', 'ER_CONNECTION_TIMEOUT', 'ER_SOCKET_TIMEOUT', 'ER_CLOSING_POOL',
-  'ER_CMD_CONNECTION_CLOSED', 'ER_CMD_NOT_EXECUTED_DESTROYED', 'ER_POOL_ALREADY_CLOSED', 'PROTOCOL_CONNECTION_LOST', 'ESOCKET',
+  'ER_SOCKET_UNEXPECTED_CLOSE',
+  'ER_GET_CONNECTION_TIMEOUT',
+  'ER_CONNECTION_TIMEOUT',
+  'ER_SOCKET_TIMEOUT',
+  'ER_CLOSING_POOL',
+  'ER_CMD_CONNECTION_CLOSED',
+  'ER_CMD_NOT_EXECUTED_DESTROYED',
+  'ER_POOL_ALREADY_CLOSED',
+  'PROTOCOL_CONNECTION_LOST',
+  'ESOCKET',
   // MariaDB server: too many connections, shutdown in progress, connection killed.
-  'ER_CON_COUNT_ERROR', 'ER_SERVER_SHUTDOWN', 'ER_CONNECTION_KILLED',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_CONNECTION_KILLED',
 ]);
 
 /** MariaDB server error numbers of the same kinds (too many connections, shutdown, killed, gone away, lost). */
 const UNAVAILABLE_ERRNOS: ReadonlySet<number> = new Set([1040, 1053, 1927, 2002, 2003, 2006, 2013]);
 
 /** PostgreSQL's query_canceled (statement_timeout, or a cancel request); SQLite's interrupt. */
-const TIMEOUT_CODES: ReadonlySet<string> = new Set(['57014', 'SQLITE_INTERRUPT', 'ER_STATEMENT_TIMEOUT', 'ER_QUERY_INTERRUPTED']);
+const TIMEOUT_CODES: ReadonlySet<string> = new Set([
+  '57014',
+  'SQLITE_INTERRUPT',
+  'ER_STATEMENT_TIMEOUT',
+  'ER_QUERY_INTERRUPTED',
+]);
 
 /** MariaDB: max_statement_time exceeded, query interrupted (KILL QUERY); MySQL's max_execution_time. */
 const TIMEOUT_ERRNOS: ReadonlySet<number> = new Set([1969, 1317, 3024]);
@@ -63,7 +96,8 @@ const MAX_DEPTH = 4;
  * syntax error, a constraint): it reads the error's `name`, `code`, `errno` and `sqlState` and
  * those of the errors it wraps (Sequelize's `original`/`parent`, `cause`), and node-postgres's
  * connection messages. Never throws, whatever it is given.
- * @example classifyDatabaseError({ name: 'SequelizeConnectionRefusedError', parent: { code: 'ECONNREFUSED' } }) // 'databaseUnavailable'
+ * @example classifyDatabaseError({ name: 'SequelizeConnectionRefusedError', parent: { code: 'ECONNREFUSED' } })
+ *   // 'databaseUnavailable'
  * @example classifyDatabaseError({ name: 'SequelizeDatabaseError', original: { code: '57014' } }) // 'databaseTimeout'
  * @example classifyDatabaseError(new Error('relation "x" does not exist')) // undefined
  */
@@ -79,7 +113,9 @@ export function classifyDatabaseError(thrown: unknown): DatabaseFailure | undefi
  * text that is not JSON, or JSON nested deeper than the 1,000 levels they parse. Only a `json`
  * filter reads stored JSON in SQL, and its own value is always valid and shallow, so the stored
  * value is the cause. Never throws.
- * @example isUnreadableJson({ name: 'SequelizeDatabaseError', original: { code: 'SQLITE_ERROR', message: 'SQLITE_ERROR: malformed JSON' } }) // true
+ * @example
+ * const original = { code: 'SQLITE_ERROR', message: 'SQLITE_ERROR: malformed JSON' };
+ * isUnreadableJson({ name: 'SequelizeDatabaseError', original }) // true
  */
 export function isUnreadableJson(thrown: unknown): boolean {
   const malformed = ({ code, message }: Fields) =>
@@ -87,10 +123,20 @@ export function isUnreadableJson(thrown: unknown): boolean {
   return errorChain(thrown).some(malformed);
 }
 
-type Fields = { readonly name: unknown; readonly code: unknown; readonly errno: unknown; readonly sqlState: unknown; readonly message: unknown };
+type Fields = {
+  readonly name: unknown;
+  readonly code: unknown;
+  readonly errno: unknown;
+  readonly sqlState: unknown;
+  readonly message: unknown;
+};
 
 function isTimeout({ name, code, errno }: Fields): boolean {
-  return name === DEADLINE_ERROR_NAME || (typeof code === 'string' && TIMEOUT_CODES.has(code)) || (typeof errno === 'number' && TIMEOUT_ERRNOS.has(errno));
+  return (
+    name === DEADLINE_ERROR_NAME ||
+    (typeof code === 'string' && TIMEOUT_CODES.has(code)) ||
+    (typeof errno === 'number' && TIMEOUT_ERRNOS.has(errno))
+  );
 }
 
 function isUnavailable({ name, code, errno, sqlState, message }: Fields): boolean {
@@ -102,7 +148,10 @@ function isUnavailable({ name, code, errno, sqlState, message }: Fields): boolea
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message));
 }
 
-/** The thrown value and the errors it wraps, as plain fields; reading a field never throws (a getter that throws counts as absent). */
+/**
+ * The thrown value and the errors it wraps, as plain fields; reading a field never throws (a getter that throws counts
+ * as absent).
+ */
 function errorChain(thrown: unknown): Fields[] {
   const chain: Fields[] = [];
   const seen = new Set<unknown>();
@@ -112,7 +161,13 @@ function errorChain(thrown: unknown): Fields[] {
     for (const value of level) {
       if (typeof value !== 'object' || value === null || seen.has(value)) continue;
       seen.add(value);
-      chain.push({ name: read(value, 'name'), code: read(value, 'code'), errno: read(value, 'errno'), sqlState: read(value, 'sqlState'), message: read(value, 'message') });
+      chain.push({
+        name: read(value, 'name'),
+        code: read(value, 'code'),
+        errno: read(value, 'errno'),
+        sqlState: read(value, 'sqlState'),
+        message: read(value, 'message'),
+      });
       next.push(read(value, 'original'), read(value, 'parent'), read(value, 'cause'));
     }
     level = next;

@@ -1,4 +1,7 @@
-/** Nesting depth of JSON-like values, measured without recursion, so a value nested 100,000 levels deep cannot overflow the stack. */
+/**
+ * Nesting depth of JSON-like values, measured without recursion, so a value nested 100,000 levels deep cannot overflow
+ * the stack.
+ */
 import type { ErrorCode, FailItem } from '../types.js';
 
 /** The place of a value nested too deep: the path to it from the root (keys and list indexes). */
@@ -45,15 +48,29 @@ export function problemField(path: DepthPath): string {
  * The fail item for a value problem: `tooDeep` naming the field and the limit, or `invalidValue` for
  * a NUL character; the field is the body's key the problem is under, unless one is given (a filter's).
  * @example problemItem({ problem: 'tooDeep', path: ['meta', 0] }, 64)
- *   // { field: 'meta', error: 'tooDeep', message: 'meta nests arrays or objects deeper than 64 levels (global.max_depth)' }
+ *   // { field: 'meta', error: 'tooDeep', message: 'meta nests arrays or objects deeper than 64 levels
+ *   // (global.max_depth)' }
  */
-export function problemItem({ problem, path }: ValueProblem, max: number, field = problemField(path)): FailItem<ErrorCode> {
+export function problemItem(
+  { problem, path }: ValueProblem,
+  max: number,
+  field = problemField(path),
+): FailItem<ErrorCode> {
   return problem === 'tooDeep'
-    ? { field, error: 'tooDeep', message: `${field} nests arrays or objects deeper than ${max} levels (global.max_depth)` }
+    ? {
+        field,
+        error: 'tooDeep',
+        message: `${field} nests arrays or objects deeper than ${max} levels (global.max_depth)`,
+      }
     : { field, error: 'invalidValue', message: `${field} must not contain NUL characters` };
 }
 
-type WalkNode = { readonly value: object; readonly depth: number; readonly parent: number; readonly key: string | number };
+type WalkNode = {
+  readonly value: object;
+  readonly depth: number;
+  readonly parent: number;
+  readonly key: string | number;
+};
 
 function walk(value: unknown, max: number, nul: boolean): ValueProblem | undefined {
   if (nul && typeof value === 'string' && value.includes('\u0000')) return { problem: 'nul', path: [] };
@@ -65,9 +82,14 @@ function walk(value: unknown, max: number, nul: boolean): ValueProblem | undefin
     const index = pending.pop()!;
     const node = nodes[index]!;
     if (node.depth > max) return { problem: 'tooDeep', path: pathTo(nodes, index, []) };
-    const children: [string | number, unknown][] = Array.isArray(node.value) ? node.value.map((child, i) => [i, child]) : Object.entries(node.value);
+    const children: [string | number, unknown][] = Array.isArray(node.value)
+      ? node.value.map((child, i) => [i, child])
+      : Object.entries(node.value);
     for (const [key, child] of children) {
-      if (nul && ((typeof key === 'string' && key.includes('\u0000')) || (typeof child === 'string' && child.includes('\u0000')))) {
+      if (
+        nul &&
+        ((typeof key === 'string' && key.includes('\u0000')) || (typeof child === 'string' && child.includes('\u0000')))
+      ) {
         return { problem: 'nul', path: pathTo(nodes, index, [key]) };
       }
       if (!isContainer(child)) continue;

@@ -1,4 +1,7 @@
-/** The one mapping from a thrown value to a reply: client errors become fail, database outages and timeouts a 503, the rest a bare 500. */
+/**
+ * The one mapping from a thrown value to a reply: client errors become fail, database outages and timeouts a 503, the
+ * rest a bare 500.
+ */
 import { camelCase } from 'change-case';
 import type { ErrorCode, FailItem, Reply } from '../types.js';
 import { statusOf, type FixedStatusCode } from './error-codes.js';
@@ -12,7 +15,9 @@ const NAMES: ReadonlyMap<number, string> = new Map(
   Object.entries(HttpStatus).map(([name, code]) => [code, camelCase(name)] as const),
 );
 
-/** An error meant for the client, as http-errors and `ctx.throw` make them, optionally naming a field and an error code. */
+/**
+ * An error meant for the client, as http-errors and `ctx.throw` make them, optionally naming a field and an error code.
+ */
 export interface ClientError extends Error {
   readonly status: number;
   readonly expose: true;
@@ -24,7 +29,12 @@ export interface ClientError extends Error {
  * Makes an error the one error exit answers as a JSend fail.
  * @example throw clientError(413, 'contentTooLarge', 'The body is larger than 1048576 bytes', 'body')
  */
-export function clientError(status: number, code: ErrorCode | (string & {}), message: string, field: string | null = null): ClientError {
+export function clientError(
+  status: number,
+  code: ErrorCode | (string & {}),
+  message: string,
+  field: string | null = null,
+): ClientError {
   return Object.assign(new Error(message), { status, expose: true as const, field, error: code });
 }
 
@@ -57,19 +67,25 @@ export function clientErrorOf(code: FixedStatusCode, message: string, field: str
  *
  * Every status but a thrown error's comes from ERROR_TABLE.
  * @example replyForError(Object.assign(new Error('Taken'), { status: 409, expose: true }))
- *   // { status: 409, body: { status: 'fail', data: [{ field: null, error: 'conflict', message: 'Taken' }], meta: {} } }
+ *   // { status: 409, body: { status: 'fail', data: [{ field: null, error: 'conflict', message: 'Taken' }], meta: {} }
+ *   // }
  */
 export function replyForError(thrown: unknown, validationStatus = 400, fields?: ErrorFields): Reply {
   if (!(thrown instanceof Error)) return error();
   if (isClientHttpError(thrown)) {
     const field = typeof thrown.field === 'string' ? thrown.field : null;
-    const code = typeof thrown.error === 'string' ? thrown.error : (NAMES.get(thrown.status) ?? ('clientError' satisfies ErrorCode));
+    const code =
+      typeof thrown.error === 'string'
+        ? thrown.error
+        : (NAMES.get(thrown.status) ?? ('clientError' satisfies ErrorCode));
     return fail(thrown.status, [{ field, error: code, message: thrown.message }]);
   }
   const sequelizeReply = replyForSequelizeError(thrown, validationStatus, fields);
   if (sequelizeReply !== undefined) return sequelizeReply;
   const issues = (thrown as { issues?: unknown }).issues;
-  return isIssueList(issues) ? fail(statusOf('schema', validationStatus), issueFailItems(issues)) : databaseReply(thrown);
+  return isIssueList(issues)
+    ? fail(statusOf('schema', validationStatus), issueFailItems(issues))
+    : databaseReply(thrown);
 }
 
 /** A 503 for a database outage or timeout, else the bare 500. */
@@ -79,7 +95,13 @@ function databaseReply(thrown: unknown): Reply {
 }
 
 interface SequelizeErrorShape extends Error {
-  readonly errors?: readonly { path?: string | null; validatorKey?: string | null; type?: string | null; value?: unknown; message: string }[];
+  readonly errors?: readonly {
+    path?: string | null;
+    validatorKey?: string | null;
+    type?: string | null;
+    value?: unknown;
+    message: string;
+  }[];
   readonly fields?: readonly string[] | Readonly<Record<string, unknown>> | null;
   readonly original?: {
     readonly code?: unknown;
@@ -106,10 +128,21 @@ function replyForSequelizeError(
       return fail(statusOf('foreignKey'), [item(named, 'foreignKey', 'The change conflicts with related records')]);
     }
     case 'SequelizeDatabaseError':
-      if (isDataException(thrown)) return fail(statusOf('invalidValue', validationStatus), [item(null, 'invalidValue', 'A value does not fit its column')]);
+      if (isDataException(thrown))
+        return fail(statusOf('invalidValue', validationStatus), [
+          item(null, 'invalidValue', 'A value does not fit its column'),
+        ]);
       if (isCheckViolation(thrown)) {
         const column = checkedColumn(thrown);
-        return fail(statusOf('invalidValue', validationStatus), [item(column, 'invalidValue', column === null ? "A value breaks one of the table's CHECK constraints" : `The ${column} is not a value its column accepts`)]);
+        return fail(statusOf('invalidValue', validationStatus), [
+          item(
+            column,
+            'invalidValue',
+            column === null
+              ? "A value breaks one of the table's CHECK constraints"
+              : `The ${column} is not a value its column accepts`,
+          ),
+        ]);
       }
       return undefined;
     default:
@@ -134,7 +167,10 @@ function uniqueItems(columns: readonly string[], fields: ErrorFields | undefined
   return named.map((field) => item(field, 'unique', `The ${field} is already taken`));
 }
 
-/** The child columns of a broken foreign key: as Sequelize read them (MariaDB), else from PostgreSQL's detail; none for a row still referenced. */
+/**
+ * The child columns of a broken foreign key: as Sequelize read them (MariaDB), else from PostgreSQL's detail; none for
+ * a row still referenced.
+ */
 function foreignKeyColumnsOf(thrown: SequelizeErrorShape): readonly string[] {
   if (thrown.reltype === 'parent') return [];
   const reported = fieldsOf(thrown);
@@ -155,12 +191,18 @@ function isDataException(thrown: SequelizeErrorShape): boolean {
   return typeof state === 'string' && state.startsWith('22');
 }
 
-/** A CHECK constraint refused the row: PostgreSQL's SQLSTATE 23514, MariaDB's error 4025 (also its JSON columns' `json_valid` check, which refuses values over 32 levels deep). */
+/**
+ * A CHECK constraint refused the row: PostgreSQL's SQLSTATE 23514, MariaDB's error 4025 (also its JSON columns'
+ * `json_valid` check, which refuses values over 32 levels deep).
+ */
 function isCheckViolation(thrown: SequelizeErrorShape): boolean {
   return thrown.original?.code === '23514' || thrown.original?.errno === 4025;
 }
 
-/** The column of a MariaDB column-level CHECK (named `table.column`), else null: a table-level constraint names no field. */
+/**
+ * The column of a MariaDB column-level CHECK (named `table.column`), else null: a table-level constraint names no
+ * field.
+ */
 function checkedColumn(thrown: SequelizeErrorShape): string | null {
   const name = /CONSTRAINT `([^`]+)` failed/.exec(thrown.message)?.[1];
   const dot = name?.lastIndexOf('.') ?? -1;

@@ -1,6 +1,15 @@
 /** parseFilters: `filter[column][operator]=value` from a parsed query string, checked and typed. */
 import * as E from 'fp-ts/lib/Either.js';
-import type { AttributeSource, Condition, DateSpan, ErrorCode, FailItem, FieldPolicy, Operator, SearchPlan } from '../types.js';
+import type {
+  AttributeSource,
+  Condition,
+  DateSpan,
+  ErrorCode,
+  FailItem,
+  FieldPolicy,
+  Operator,
+  SearchPlan,
+} from '../types.js';
 import { coerceQueryValue, isTextKind, kindOf, type ValueKind } from './attribute-kinds.js';
 import { dateBoundValues, parseDateSpan } from './date-bounds.js';
 import { DEFAULT_CONFIG } from './config.js';
@@ -18,7 +27,9 @@ export { OPERATORS } from './operators.js';
  * @example operatorApplies('like', 'number') // false
  */
 export function operatorApplies(op: Operator, kind: ValueKind): boolean {
-  return kind === 'json' ? op === 'json' || OPERATORS[op] === 'none' : op !== 'json' && (op !== 'like' || isTextKind(kind));
+  return kind === 'json'
+    ? op === 'json' || OPERATORS[op] === 'none'
+    : op !== 'json' && (op !== 'like' || isTextKind(kind));
 }
 
 /** What the filter parser needs besides the model. */
@@ -49,11 +60,13 @@ export interface ParsedFilters extends Pick<SearchPlan, 'conditions' | 'term'> {
  * A bare value means `eq`. Columns must be filterable by the policy; values are trimmed, an empty
  * one adds no condition (`nn` and `null` aside), and the rest are coerced to the attribute's kind, dates to
  * concrete bounds (`parseDateSpan`). Every problem is a failure naming the column as the client wrote it.
- * @example parseFilters(Product, { price: { gte: '100' } }, settings).conditions // [{ attribute: 'price', column: 'price', op: 'gte', values: [100] }]
+ * @example parseFilters(Product, { price: { gte: '100' } }, settings).conditions
+ *   // [{ attribute: 'price', column: 'price', op: 'gte', values: [100] }]
  */
 export function parseFilters(model: AttributeSource, filter: unknown, settings: FilterSettings): ParsedFilters {
   if (filter === undefined || filter === '') return { conditions: [], term: null, failures: [] };
-  if (!isRecord(filter)) return { conditions: [], term: null, failures: [invalidValue('filter', 'must be filter[column][operator]=value')] };
+  if (!isRecord(filter))
+    return { conditions: [], term: null, failures: [invalidValue('filter', 'must be filter[column][operator]=value')] };
   const { [settings.termKey]: termValue, ...columns } = filter;
   const term = parseTerm(model, termValue, settings);
   const parsed = Object.entries(columns).flatMap(([name, spec]) => parseColumn(model, name, spec, settings));
@@ -64,16 +77,25 @@ export function parseFilters(model: AttributeSource, filter: unknown, settings: 
   };
 }
 
-function parseTerm(model: AttributeSource, value: unknown, settings: FilterSettings): E.Either<FailItem<ErrorCode>, ParsedFilters['term']> {
+function parseTerm(
+  model: AttributeSource,
+  value: unknown,
+  settings: FilterSettings,
+): E.Either<FailItem<ErrorCode>, ParsedFilters['term']> {
   if (value === undefined || (typeof value === 'string' && value.trim() === '')) return E.right(null);
-  if (typeof value !== 'string' || value.includes('\u0000')) return E.left(invalidValue(settings.termKey, 'must be a single string without NUL characters'));
+  if (typeof value !== 'string' || value.includes('\u0000'))
+    return E.left(invalidValue(settings.termKey, 'must be a single string without NUL characters'));
   const attributes = model.getAttributes();
   const columns = settings.termFields.flatMap((name) => {
     const found = allowedColumn(model, settings.policy.filterable, name);
     return found ? [{ column: found.column, isText: isTextKind(kindOf(attributes[found.attribute]!)) }] : [];
   });
   if (columns.length === 0) {
-    return E.left({ field: settings.termKey, error: 'columnNotFound', message: 'This resource has no term fields to search' });
+    return E.left({
+      field: settings.termKey,
+      error: 'columnNotFound',
+      message: 'This resource has no term fields to search',
+    });
   }
   return E.right({ columns, text: value.trim() });
 }
@@ -85,11 +107,18 @@ function parseColumn(model: AttributeSource, name: string, spec: unknown, settin
   const through = relationTarget(model, name, settings);
   if (through !== undefined && E.isLeft(through)) return [through];
   const found = through === undefined ? allowedColumn(model, settings.policy.filterable, name) : through.right.column;
-  if (found === undefined) return [E.left({ field: name, error: 'columnNotFound', message: `The column ${JSON.stringify(name)} was not found` })];
+  if (found === undefined)
+    return [
+      E.left({ field: name, error: 'columnNotFound', message: `The column ${JSON.stringify(name)} was not found` }),
+    ];
   const entries = isRecord(spec) ? Object.entries(spec) : [['eq', spec] as const];
   return entries.map(([op, raw]): Parsed => {
     if (!Object.hasOwn(OPERATORS, op)) {
-      return E.left({ field: name, error: 'invalidOperator', message: `Unknown operator ${JSON.stringify(op)}; use one of ${Object.keys(OPERATORS).join(', ')}` });
+      return E.left({
+        field: name,
+        error: 'invalidOperator',
+        message: `Unknown operator ${JSON.stringify(op)}; use one of ${Object.keys(OPERATORS).join(', ')}`,
+      });
     }
     const definition = (through === undefined ? model : through.right.model).getAttributes()[found.attribute]!;
     const kind = kindOf(definition);
@@ -101,18 +130,31 @@ function parseColumn(model: AttributeSource, name: string, spec: unknown, settin
     const { op: used, texts } = read.right;
     const relation = through && { relation: through.right.relation };
     if (kind === 'date' || kind === 'dateonly') {
-      const spans = collect(texts.map((text) => parseDateSpan(text, kind, settings.timezone ?? '+00:00')), name);
-      return E.map((all: readonly DateSpan[]): Condition => ({ ...found, op: used, values: dateBoundValues(used, all), ...relation }))(spans);
+      const spans = collect(
+        texts.map((text) => parseDateSpan(text, kind, settings.timezone ?? '+00:00')),
+        name,
+      );
+      return E.map((all: readonly DateSpan[]): Condition => ({
+        ...found,
+        op: used,
+        values: dateBoundValues(used, all),
+        ...relation,
+      }))(spans);
     }
     if (used === 'json') {
-      // Parsed once, then checked without recursion: nested deeper than global.max_depth, or a NUL once parsed (`"\\u0000"`).
+      // Parsed once, then checked without recursion: nested deeper than global.max_depth, or a NUL once parsed
+      // (`"\\u0000"`).
       const values = texts.map(parseJson);
       const max = settings.maxDepth ?? DEFAULT_CONFIG.global.max_depth;
       const problem = values.map((value) => bodyProblem(value, max)).find((found) => found !== undefined);
-      return problem === undefined ? E.right({ ...found, op: used, values, ...relation }) : E.left(problemItem(problem, max, name));
+      return problem === undefined
+        ? E.right({ ...found, op: used, values, ...relation })
+        : E.left(problemItem(problem, max, name));
     }
     const coerce = (text: string) => (used === 'like' ? E.right(text) : coerceQueryValue(definition, text));
-    return E.map((values: readonly unknown[]): Condition => ({ ...found, op: used, values, ...relation }))(collect(texts.map(coerce), name));
+    return E.map((values: readonly unknown[]): Condition => ({ ...found, op: used, values, ...relation }))(
+      collect(texts.map(coerce), name),
+    );
   });
 }
 
@@ -120,10 +162,21 @@ function parseColumn(model: AttributeSource, name: string, spec: unknown, settin
  * The trimmed texts of one operator's value, or null when they are all empty. A `btw` with one
  * side empty becomes `gte` or `lte` of the other; a list drops its empty items.
  */
-function readTexts(op: Operator, raw: unknown, field: string): E.Either<FailItem<ErrorCode>, { op: Operator; texts: readonly string[] } | null> {
+function readTexts(
+  op: Operator,
+  raw: unknown,
+  field: string,
+): E.Either<FailItem<ErrorCode>, { op: Operator; texts: readonly string[] } | null> {
   const arity = OPERATORS[op];
   if (arity === 'none') return E.right({ op, texts: [] });
-  const texts = typeof raw === 'string' ? (arity === 'one' ? [raw] : raw.split(',')) : Array.isArray(raw) && arity !== 'one' ? raw : undefined;
+  const texts =
+    typeof raw === 'string'
+      ? arity === 'one'
+        ? [raw]
+        : raw.split(',')
+      : Array.isArray(raw) && arity !== 'one'
+        ? raw
+        : undefined;
   if (texts === undefined || !texts.every((t): t is string => typeof t === 'string')) {
     return E.left(invalidValue(field, arity === 'one' ? 'must be a single value' : 'must be a comma-separated list'));
   }
@@ -143,7 +196,10 @@ function readTexts(op: Operator, raw: unknown, field: string): E.Either<FailItem
 }
 
 /** Every coerced value, or the first reason one cannot be, as a failure naming the field. */
-function collect<T>(coerced: readonly E.Either<string, T>[], field: string): E.Either<FailItem<ErrorCode>, readonly T[]> {
+function collect<T>(
+  coerced: readonly E.Either<string, T>[],
+  field: string,
+): E.Either<FailItem<ErrorCode>, readonly T[]> {
   const bad = coerced.find(E.isLeft);
   return bad ? E.left(invalidValue(field, bad.left)) : E.right(coerced.map((c) => (c as E.Right<T>).right));
 }

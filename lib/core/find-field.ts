@@ -27,7 +27,11 @@ export interface FindField {
  * Undefined when there is neither.
  * @example findFieldOf(Product, config, 'read') // { attribute: 'id', definition: { type: UUID, primaryKey: true } }
  */
-export function findFieldOf(model: AttributeSource, config: FastCrudConfig, action: RecordAction): FindField | undefined {
+export function findFieldOf(
+  model: AttributeSource,
+  config: FastCrudConfig,
+  action: RecordAction,
+): FindField | undefined {
   return findFieldNamed(model, config[RECORD_ACTIONS[action]].find_field ?? config.global.find_field);
 }
 
@@ -37,7 +41,8 @@ export function findFieldOf(model: AttributeSource, config: FastCrudConfig, acti
  */
 export function findFieldNamed(model: AttributeSource, name: string): FindField | undefined {
   const attributes = model.getAttributes();
-  const attribute = findColumn(model, name)?.attribute ?? Object.keys(attributes).find((key) => attributes[key]!.primaryKey);
+  const attribute =
+    findColumn(model, name)?.attribute ?? Object.keys(attributes).find((key) => attributes[key]!.primaryKey);
   return attribute === undefined ? undefined : { attribute, definition: attributes[attribute]! };
 }
 

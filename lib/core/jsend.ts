@@ -3,10 +3,10 @@ import type { ErrorCode, FailItem, OptionsError, Reply } from '../types.js';
 import type { DatabaseFailure } from './db-failure.js';
 import { statusOf } from './error-codes.js';
 
-
 /**
  * A success reply.
- * @example success([{ label: 'Books', value: 1 }]) // { status: 200, body: { status: 'success', data: [...], meta: {} } }
+ * @example success([{ label: 'Books', value: 1 }])
+ *   // { status: 200, body: { status: 'success', data: [...], meta: {} } }
  */
 export function success(data: unknown, status = 200, meta: Readonly<Record<string, unknown>> = {}): Reply {
   return { status, body: { status: 'success', data, meta } };
@@ -32,10 +32,15 @@ export function error(status = 500, message = 'Internal Server Error'): Reply {
  * A 503 error reply for a database failure the client may retry: the code says which
  * (`databaseUnavailable`, `databaseTimeout`), `Retry-After` says when, and nothing of the fault is in it.
  * @example unavailable('databaseTimeout')
- *   // { status: 503, headers: { 'Retry-After': '1' }, body: { status: 'error', code: 'databaseTimeout', message: 'The database did not answer in time' } }
+ *   // { status: 503, headers: { 'Retry-After': '1' }, body: { status: 'error', code: 'databaseTimeout', message: 'The
+ *   // database did not answer in time' } }
  */
 export function unavailable(code: DatabaseFailure, retryAfterSeconds = RETRY_AFTER_SECONDS): Reply {
-  return { status: statusOf(code), headers: { 'Retry-After': String(retryAfterSeconds) }, body: { status: 'error', code, message: UNAVAILABLE_MESSAGES[code] } };
+  return {
+    status: statusOf(code),
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+    body: { status: 'error', code, message: UNAVAILABLE_MESSAGES[code] },
+  };
 }
 
 /**
@@ -52,7 +57,8 @@ const UNAVAILABLE_MESSAGES: Readonly<Record<DatabaseFailure, string>> = {
 
 /**
  * The fail item of an options planning error, with a message a person can act on.
- * @example failItemOf({ _tag: 'required', field: 'label' }) // { field: 'label', error: 'required', message: 'The label field is required' }
+ * @example failItemOf({ _tag: 'required', field: 'label' })
+ *   // { field: 'label', error: 'required', message: 'The label field is required' }
  */
 export function failItemOf(optionsError: OptionsError): FailItem<ErrorCode> {
   const { _tag, field } = optionsError;

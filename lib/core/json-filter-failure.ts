@@ -7,7 +7,8 @@ import type { Condition, ErrorCode, FailItem } from '../types.js';
  * levels or is not JSON. SQLite does not say which column, so with several `json` filters each
  * is named. Empty when the plan has none: the error was not a filter's.
  * @example unreadableJsonFilters([{ attribute: 'meta', column: 'meta', op: 'json', values: [{ a: 1 }] }])
- *   // [{ field: 'meta', error: 'tooDeep', message: 'filter[meta][json] cannot run: a stored meta value … (1,000 levels) …' }]
+ *   // [{ field: 'meta', error: 'tooDeep', message: 'filter[meta][json] cannot run: a stored meta value … (1,000
+ *   // levels) …' }]
  */
 export function unreadableJsonFilters(conditions: readonly Condition[]): FailItem<ErrorCode>[] {
   const fields = conditions.filter((c) => c.op === 'json').map((c) => [...(c.relation ?? []), c.attribute].join('.'));

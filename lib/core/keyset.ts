@@ -1,4 +1,7 @@
-/** Keyset pagination over a whole sort tuple: the condition "comes after this row" in an order with NULLs and mixed directions. */
+/**
+ * Keyset pagination over a whole sort tuple: the condition "comes after this row" in an order with NULLs and mixed
+ * directions.
+ */
 
 /** One column of an order, as a keyset follows it. */
 export interface KeyColumn {
@@ -24,7 +27,10 @@ const DIRECTION = /^\s*(ASC|DESC)(?:\s+NULLS\s+(FIRST|LAST))?\s*$/i;
  * @example orderDirection('DESC NULLS LAST', 'postgres') // { descending: true, nullsFirst: false }
  * @example orderDirection('ASC', 'sqlite') // { descending: false, nullsFirst: true }
  */
-export function orderDirection(direction: string, dialect: string): { descending: boolean; nullsFirst: boolean } | undefined {
+export function orderDirection(
+  direction: string,
+  dialect: string,
+): { descending: boolean; nullsFirst: boolean } | undefined {
   const match = DIRECTION.exec(direction);
   if (match === null) return undefined;
   const descending = match[1]!.toUpperCase() === 'DESC';
@@ -38,7 +44,12 @@ export function orderDirection(direction: string, dialect: string): { descending
  * The rows after the last row read, as alternatives (OR) of conjunctions (AND) of tests: equal on
  * every column before the `i`-th and beyond it on the `i`-th, NULL-aware. `lastIsNull[i]` says
  * whether the last row's `i`-th value is NULL. An empty list matches nothing.
- * @example keysetAlternatives([{ expression: 'price', descending: true, nullsFirst: false }, { expression: 'id', descending: false, nullsFirst: true }], [false, false])
+ * @example
+ * const parts = [
+ *   { expression: 'price', descending: true, nullsFirst: false },
+ *   { expression: 'id', descending: false, nullsFirst: true },
+ * ];
+ * keysetAlternatives(parts, [false, false])
  *   // [[{ index: 0, test: 'beyondOrNull' }], [{ index: 0, test: 'equal' }, { index: 1, test: 'beyond' }]]
  */
 export function keysetAlternatives(columns: readonly KeyColumn[], lastIsNull: readonly boolean[]): KeyAtom[][] {
@@ -47,7 +58,9 @@ export function keysetAlternatives(columns: readonly KeyColumn[], lastIsNull: re
   for (const [index, column] of columns.entries()) {
     const isNull = lastIsNull[index] === true;
     const after: KeyAtom | undefined = isNull
-      ? column.nullsFirst ? { index, test: 'notNull' } : undefined
+      ? column.nullsFirst
+        ? { index, test: 'notNull' }
+        : undefined
       : { index, test: column.nullsFirst ? 'beyond' : 'beyondOrNull' };
     if (after !== undefined) alternatives.push([...equal, after]);
     equal.push({ index, test: isNull ? 'null' : 'equal' });
@@ -64,13 +77,23 @@ export function keysetSql(columns: readonly KeyColumn[], last: readonly (string 
     const { expression, descending } = columns[index]!;
     const beyond = `${expression} ${descending ? '<' : '>'} ${last[index]}`;
     switch (test) {
-      case 'null': return `${expression} IS NULL`;
-      case 'notNull': return `${expression} IS NOT NULL`;
-      case 'equal': return `${expression} = ${last[index]}`;
-      case 'beyond': return beyond;
-      case 'beyondOrNull': return `(${beyond} OR ${expression} IS NULL)`;
+      case 'null':
+        return `${expression} IS NULL`;
+      case 'notNull':
+        return `${expression} IS NOT NULL`;
+      case 'equal':
+        return `${expression} = ${last[index]}`;
+      case 'beyond':
+        return beyond;
+      case 'beyondOrNull':
+        return `(${beyond} OR ${expression} IS NULL)`;
     }
   };
-  const alternatives = keysetAlternatives(columns, last.map((value) => value === null));
-  return alternatives.length === 0 ? '1 = 0' : `(${alternatives.map((all) => `(${all.map(atom).join(' AND ')})`).join(' OR ')})`;
+  const alternatives = keysetAlternatives(
+    columns,
+    last.map((value) => value === null),
+  );
+  return alternatives.length === 0
+    ? '1 = 0'
+    : `(${alternatives.map((all) => `(${all.map(atom).join(' AND ')})`).join(' OR ')})`;
 }

@@ -21,7 +21,8 @@ export interface OptionItem {
  * `columnNotFound` too, as label or as value. With `options.value_columns` a list, a value it does
  * not name (as attribute or column) is `columnNotFound`, the default value included.
  * @example buildOptionsQuery(Category, 'name', undefined)
- *   // right({ attributes: [['id', 'value'], ['name', 'label']], order: [['name', 'ASC']], where: { deletedAt: null }, raw: true })
+ *   // right({ attributes: [['id', 'value'], ['name', 'label']], order: [['name', 'ASC']], where: { deletedAt: null },
+ *   // raw: true })
  */
 export function buildOptionsQuery(
   model: AttributeSource,
@@ -31,12 +32,17 @@ export function buildOptionsQuery(
   visible?: ReadonlySet<string>,
 ): E.Either<OptionsError, FindOptions> {
   if (label === undefined || label === '') return E.left({ _tag: 'required', field: 'label' });
-  const hidden = (column: ResolvedColumn | undefined) => column !== undefined && visible !== undefined && !visible.has(column.attribute);
+  const hidden = (column: ResolvedColumn | undefined) =>
+    column !== undefined && visible !== undefined && !visible.has(column.attribute);
   const labelColumn = isPlainIdentifier(label) ? findColumn(model, label) : undefined;
   if (labelColumn === undefined || hidden(labelColumn)) return E.left({ _tag: 'columnNotFound', field: label });
   const valueName = valueNameOf(value, config);
   const declaredValue = isPlainIdentifier(valueName) ? findColumn(model, valueName) : undefined;
-  if (!isPlainIdentifier(valueName) || hidden(declaredValue) || !listed(valueName, declaredValue, config.options.value_columns)) {
+  if (
+    !isPlainIdentifier(valueName) ||
+    hidden(declaredValue) ||
+    !listed(valueName, declaredValue, config.options.value_columns)
+  ) {
     return E.left({ _tag: 'columnNotFound', field: valueName });
   }
   const valueColumn = declaredValue?.column ?? valueName;
@@ -66,10 +72,19 @@ export function undeclaredValueColumn(
   return findColumn(model, name) ? undefined : name;
 }
 
-/** True when `value_columns` is null (any column) or names the value, by the client's name, its attribute or its column. */
-function listed(name: string, column: ResolvedColumn | undefined, allowed: readonly string[] | null | undefined): boolean {
+/**
+ * True when `value_columns` is null (any column) or names the value, by the client's name, its attribute or its column.
+ */
+function listed(
+  name: string,
+  column: ResolvedColumn | undefined,
+  allowed: readonly string[] | null | undefined,
+): boolean {
   if (allowed == null) return true;
-  return allowed.includes(name) || (column !== undefined && (allowed.includes(column.attribute) || allowed.includes(column.column)));
+  return (
+    allowed.includes(name) ||
+    (column !== undefined && (allowed.includes(column.attribute) || allowed.includes(column.column)))
+  );
 }
 
 function valueNameOf(value: string | undefined, config: Pick<FastCrudConfig, 'options'>): string {
@@ -96,8 +111,11 @@ export function inReplyOrder(query: FindOptions): FindOptions {
   const { attributes } = query;
   if (!Array.isArray(attributes) || attributes.length !== 2) return query;
   const [first, second] = attributes as unknown[];
-  const aliased = (item: unknown, alias: string) => Array.isArray(item) && item.length === 2 && typeof item[0] === 'string' && item[1] === alias;
-  return aliased(first, 'value') && aliased(second, 'label') ? { ...query, attributes: [second, first] as FindOptions['attributes'] } : query;
+  const aliased = (item: unknown, alias: string) =>
+    Array.isArray(item) && item.length === 2 && typeof item[0] === 'string' && item[1] === alias;
+  return aliased(first, 'value') && aliased(second, 'label')
+    ? { ...query, attributes: [second, first] as FindOptions['attributes'] }
+    : query;
 }
 
 /**

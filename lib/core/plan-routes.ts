@@ -20,16 +20,21 @@ export type ControllerShape = { readonly prototype: object } | { readonly action
 export function planRoutes(Controller: ControllerShape, options: PlanOptions): RouteDef[] {
   const uri = trimSlashes(options.uri);
   const keep = methodFilter(options);
-  return ROUTE_TABLE.filter((entry) => hasMethod(Controller, entry.method) && keep(entry.method)).map((table): RouteDef => {
-    const entry = table.method === 'options' && options.optionsPermission != null ? { ...table, permission: options.optionsPermission } : table;
-    return {
-      verb: entry.verb,
-      path: joinPath(uri, entry.suffix),
-      method: entry.method,
-      permission: entry.permission,
-      ability: abilityOf(options.moduleName, entry),
-    };
-  });
+  return ROUTE_TABLE.filter((entry) => hasMethod(Controller, entry.method) && keep(entry.method)).map(
+    (table): RouteDef => {
+      const entry =
+        table.method === 'options' && options.optionsPermission != null
+          ? { ...table, permission: options.optionsPermission }
+          : table;
+      return {
+        verb: entry.verb,
+        path: joinPath(uri, entry.suffix),
+        method: entry.method,
+        permission: entry.permission,
+        ability: abilityOf(options.moduleName, entry),
+      };
+    },
+  );
 }
 
 /** The ability guarding an entry: `<moduleName>.access.<permission>`, or null (spec rule 6). */

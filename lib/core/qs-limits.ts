@@ -2,7 +2,9 @@
 import * as E from 'fp-ts/lib/Either.js';
 import qs from 'qs';
 
-/** The qs limits of every bracket string the library parses: brackets at most 3 deep, 100 list items, 200 parameters. */
+/**
+ * The qs limits of every bracket string the library parses: brackets at most 3 deep, 100 list items, 200 parameters.
+ */
 export const QS_OPTIONS = Object.freeze({
   depth: 3,
   arrayLimit: 100,
@@ -68,6 +70,7 @@ function segmentsOf(key: string): string[] {
 function limitMessage(reason: string, what: string): string {
   if (/depth/i.test(reason)) return `${what} nests deeper than ${QS_OPTIONS.depth} brackets`;
   if (/parameter limit/i.test(reason)) return `${what} has more than ${QS_OPTIONS.parameterLimit} parameters`;
-  if (/array limit/i.test(reason)) return `A list in ${what.charAt(0).toLowerCase()}${what.slice(1)} has more than ${QS_OPTIONS.arrayLimit} items`;
+  if (/array limit/i.test(reason))
+    return `A list in ${what.charAt(0).toLowerCase()}${what.slice(1)} has more than ${QS_OPTIONS.arrayLimit} items`;
   return `${what} cannot be parsed`;
 }

@@ -34,7 +34,8 @@ export const KNOWN_PARAMS = Object.freeze({
  * One `unknownParameter` failure per parameter name outside `known`, named as the client wrote it
  * (the part before any bracket: `filters[price]` is `filters`), with the nearest known name.
  * @example unknownParams(['perpage', 'sort'], KNOWN_PARAMS.search)
- *   // [{ field: 'perpage', error: 'unknownParameter', message: "Unknown query parameter \"perpage\" …; did you mean 'perPage'?" }]
+ *   // [{ field: 'perpage', error: 'unknownParameter', message: "Unknown query parameter \"perpage\" …; did you mean
+ *   // 'perPage'?" }]
  */
 export function unknownParams(names: Iterable<string>, known: readonly string[]): FailItem<ErrorCode>[] {
   const roots = new Set([...names].map((name) => name.replace(/\[.*$/s, '')));
@@ -43,6 +44,8 @@ export function unknownParams(names: Iterable<string>, known: readonly string[])
     .map((name) => ({
       field: name,
       error: 'unknownParameter',
-      message: `Unknown query parameter ${JSON.stringify(name)}: this action reads ${known.join(', ')}${didYouMean(name, known)}`,
+      message:
+        `Unknown query parameter ${JSON.stringify(name)}: this action reads ` +
+        `${known.join(', ')}${didYouMean(name, known)}`,
     }));
 }

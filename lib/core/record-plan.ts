@@ -21,15 +21,23 @@ export const NOT_NULL = Object.freeze({ notNull: true as const });
 /**
  * The lookup for `{id}` in the find field, or undefined when the id cannot be a value of that
  * attribute (so nothing can match: 404 with no query). The find field falls back to the primary key.
- * @example lookupFor(Product, 'id', '7f…', 'active', 'deletedAt') // { where: { id: '7f…', deletedAt: null }, paranoid: true }
+ * @example lookupFor(Product, 'id', '7f…', 'active', 'deletedAt')
+ *   // { where: { id: '7f…', deletedAt: null }, paranoid: true }
  */
-export function lookupFor(model: AttributeSource, findField: string, id: string, scope: Scope, deletedAt: string | undefined): Lookup | undefined {
+export function lookupFor(
+  model: AttributeSource,
+  findField: string,
+  id: string,
+  scope: Scope,
+  deletedAt: string | undefined,
+): Lookup | undefined {
   const found = findFieldNamed(model, findField);
   if (found === undefined) return undefined;
   const { attribute, definition } = found;
   const value = coerceQueryValue(definition, id);
   if (E.isLeft(value)) return undefined;
-  const marker = deletedAt === undefined || scope === 'any' ? {} : { [deletedAt]: scope === 'active' ? null : NOT_NULL };
+  const marker =
+    deletedAt === undefined || scope === 'any' ? {} : { [deletedAt]: scope === 'active' ? null : NOT_NULL };
   return { where: { [attribute]: uuidForms(definition, value.right), ...marker }, paranoid: scope === 'active' };
 }
 
@@ -54,7 +62,12 @@ export function uuidForms(definition: AttributeDefinition, value: unknown): unkn
  * @example fillableData(Product, { name: 'Kite', id: 'x', price: 'cheap' }, policy)
  *   // left([{ field: 'price', error: 'type', value: 'cheap', message: 'price must be a number' }])
  */
-export function fillableData(model: AttributeSource, body: unknown, policy: FieldPolicy, form = false): E.Either<FailItem<ErrorCode>[], Record<string, unknown>> {
+export function fillableData(
+  model: AttributeSource,
+  body: unknown,
+  policy: FieldPolicy,
+  form = false,
+): E.Either<FailItem<ErrorCode>[], Record<string, unknown>> {
   const payload = payloadOf(body);
   return E.isLeft(payload) ? E.left([payload.left]) : fillableFields(model, payload.right, policy, form);
 }
@@ -66,7 +79,11 @@ export function fillableData(model: AttributeSource, body: unknown, policy: Fiel
  */
 export function payloadOf(body: unknown): E.Either<FailItem<ErrorCode>, Readonly<Record<string, unknown>>> {
   if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).length === 0) {
-    return E.left({ field: 'body', error: 'emptyPayload', message: 'The body must be a JSON object with at least one field' });
+    return E.left({
+      field: 'body',
+      error: 'emptyPayload',
+      message: 'The body must be a JSON object with at least one field',
+    });
   }
   return E.right(body as Readonly<Record<string, unknown>>);
 }
@@ -77,7 +94,12 @@ export function payloadOf(body: unknown): E.Either<FailItem<ErrorCode>, Readonly
  * `invalidValue` for a date that does not exist (`2024-02-30`) or lies outside the years 1000 to 9999.
  * @example fillableFields(Product, { name: 'Kite', id: 'x' }, policy) // right({ name: 'Kite' })
  */
-export function fillableFields(model: AttributeSource, fields: Readonly<Record<string, unknown>>, policy: FieldPolicy, form = false): E.Either<FailItem<ErrorCode>[], Record<string, unknown>> {
+export function fillableFields(
+  model: AttributeSource,
+  fields: Readonly<Record<string, unknown>>,
+  policy: FieldPolicy,
+  form = false,
+): E.Either<FailItem<ErrorCode>[], Record<string, unknown>> {
   const attributes = model.getAttributes();
   const check = form ? checkFormValue : checkBodyValue;
   const failures: FailItem<ErrorCode>[] = [];
@@ -88,9 +110,12 @@ export function fillableFields(model: AttributeSource, fields: Readonly<Record<s
     const checked = check(attributes[attribute]!, value);
     if (E.isLeft(checked)) {
       const message = `${key} ${checked.left}`;
-      failures.push(refusalCode(attributes[attribute]!, value) === 'invalidValue' ? { field: key, error: 'invalidValue', value, message } : { field: key, error: 'type', value, message });
-    }
-    else data[attribute] = checked.right;
+      failures.push(
+        refusalCode(attributes[attribute]!, value) === 'invalidValue'
+          ? { field: key, error: 'invalidValue', value, message }
+          : { field: key, error: 'type', value, message },
+      );
+    } else data[attribute] = checked.right;
   }
   return failures.length > 0 ? E.left(failures) : E.right(data);
 }
@@ -99,7 +124,13 @@ export function fillableFields(model: AttributeSource, fields: Readonly<Record<s
  * A serialized record without the model attributes the policy does not show (associations stay).
  * @example visibleFields(User, { id: 1, name: 'Ada', password: 'x' }, policy) // { id: 1, name: 'Ada' }
  */
-export function visibleFields(model: AttributeSource, serialized: Readonly<Record<string, unknown>>, policy: FieldPolicy): Record<string, unknown> {
+export function visibleFields(
+  model: AttributeSource,
+  serialized: Readonly<Record<string, unknown>>,
+  policy: FieldPolicy,
+): Record<string, unknown> {
   const attributes = model.getAttributes();
-  return Object.fromEntries(Object.entries(serialized).filter(([key]) => !Object.hasOwn(attributes, key) || policy.visible.has(key)));
+  return Object.fromEntries(
+    Object.entries(serialized).filter(([key]) => !Object.hasOwn(attributes, key) || policy.visible.has(key)),
+  );
 }

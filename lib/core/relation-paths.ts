@@ -1,4 +1,7 @@
-/** resolveRelationPath: a client's dot path (`order.customer.email`) checked against a model's associations and the relation policy. */
+/**
+ * resolveRelationPath: a client's dot path (`order.customer.email`) checked against a model's associations and the
+ * relation policy.
+ */
 import * as E from 'fp-ts/lib/Either.js';
 import type { AttributeSource, Direction, ErrorCode, FailItem, Order, RelationPolicy } from '../types.js';
 import type { ResolvedColumn } from './columns.js';
@@ -61,7 +64,8 @@ export function isRelationPath(name: string): boolean {
  * the attribute must be in that association's `use` list. `id` names the related model's find
  * field (`findField`, else its primary key). Left is a `columnNotFound` item naming the whole path.
  * @example resolveRelationPath(Product, 'category.name', policy.relations, 'filterable', 'id')
- *   // right({ relation: ['category'], model: Category, column: { attribute: 'name', column: 'name' }, singular: true })
+ *   // right({ relation: ['category'], model: Category, column: { attribute: 'name', column: 'name' }, singular: true
+ *   // })
  */
 export function resolveRelationPath(
   model: RelationModel,
@@ -72,8 +76,14 @@ export function resolveRelationPath(
 ): E.Either<FailItem<ErrorCode>, RelationPath> {
   const steps = path.split('.');
   const name = steps.pop()!;
-  const notFound = (why: string) => E.left<FailItem<ErrorCode>>({ field: path, error: 'columnNotFound', message: `The path ${JSON.stringify(path)} was not found: ${why}` });
-  if (steps.length === 0 || steps.length > MAX_RELATION_DEPTH) return notFound(`a path walks 1 to ${MAX_RELATION_DEPTH} associations`);
+  const notFound = (why: string) =>
+    E.left<FailItem<ErrorCode>>({
+      field: path,
+      error: 'columnNotFound',
+      message: `The path ${JSON.stringify(path)} was not found: ${why}`,
+    });
+  if (steps.length === 0 || steps.length > MAX_RELATION_DEPTH)
+    return notFound(`a path walks 1 to ${MAX_RELATION_DEPTH} associations`);
   let source = model;
   let singular = true;
   let policy: RelationPolicy | undefined;
@@ -81,13 +91,18 @@ export function resolveRelationPath(
     const association = Object.hasOwn(source.associations ?? {}, step) ? source.associations![step] : undefined;
     const prefix = steps.slice(0, index + 1).join('.');
     policy = policies !== undefined && Object.hasOwn(policies, prefix) ? policies[prefix] : undefined;
-    if (association === undefined || policy === undefined) return notFound(`${JSON.stringify(prefix)} is not an association this resource opens`);
+    if (association === undefined || policy === undefined)
+      return notFound(`${JSON.stringify(prefix)} is not an association this resource opens`);
     singular &&= isSingular(association);
     source = association.target;
   }
   const attribute = name === 'id' ? (findFieldNamed(source, findField)?.attribute ?? name) : name;
   const column = allowedColumn(source, policy![use], attribute);
-  if (column === undefined) return notFound(`${JSON.stringify(name)} is not a ${use === 'filterable' ? 'filterable' : 'sortable'} column of ${JSON.stringify(steps.join('.'))}`);
+  if (column === undefined)
+    return notFound(
+      `${JSON.stringify(name)} is not a ${use === 'filterable' ? 'filterable' : 'sortable'} column of ` +
+        `${JSON.stringify(steps.join('.'))}`,
+    );
   return E.right({ relation: steps, model: source, column, singular });
 }
 
@@ -99,10 +114,19 @@ export function resolveRelationPath(
 export function relationTarget(
   model: AttributeSource,
   name: string,
-  settings: { readonly policy: { readonly relations?: Readonly<Record<string, RelationPolicy>> | undefined }; readonly findField?: string | undefined },
+  settings: {
+    readonly policy: { readonly relations?: Readonly<Record<string, RelationPolicy>> | undefined };
+    readonly findField?: string | undefined;
+  },
 ): E.Either<FailItem<ErrorCode>, RelationPath> | undefined {
   if (!isRelationPath(name)) return undefined;
-  return resolveRelationPath(model as RelationModel, name, settings.policy.relations, 'filterable', settings.findField ?? 'id');
+  return resolveRelationPath(
+    model as RelationModel,
+    name,
+    settings.policy.relations,
+    'filterable',
+    settings.findField ?? 'id',
+  );
 }
 
 /**
@@ -120,6 +144,12 @@ export function relationSort(
   return E.flatMap((path: RelationPath): E.Either<FailItem<ErrorCode>, Order> =>
     path.singular
       ? E.right([[...path.relation, path.column.attribute].join('.'), direction])
-      : E.left({ field: name, error: 'invalidValue', message: `${name} cannot be sorted on: it goes through a has-many association, which has no single value per row` }),
+      : E.left({
+          field: name,
+          error: 'invalidValue',
+          message:
+            `${name} cannot be sorted on: it goes through a has-many association, ` +
+            'which has no single value per row',
+        }),
   )(resolveRelationPath(model as RelationModel, name, policies, 'sortable', findField));
 }

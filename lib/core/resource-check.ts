@@ -35,7 +35,12 @@ export interface Declarations {
  * @example checkResource(User, { hidden: ['pasword'] }, config, ['read'])
  *   // ["hidden names 'pasword', which is not an attribute or column of User; did you mean 'password'?"]
  */
-export function checkResource(model: ModelShape, declared: Declarations, config: FastCrudConfig, methods: readonly CrudMethod[]): string[] {
+export function checkResource(
+  model: ModelShape,
+  declared: Declarations,
+  config: FastCrudConfig,
+  methods: readonly CrudMethod[],
+): string[] {
   const lists = ['hidden', 'fillable', 'sortable', 'filterable', 'termFields'] as const;
   const names = lists.flatMap((key) => {
     const list = declared[key];
@@ -68,7 +73,10 @@ function fillableProblems(declared: Declarations, methods: readonly CrudMethod[]
 
 function unknownName(model: ModelShape, key: string, name: string): string[] {
   if (findColumn(model, name) !== undefined) return [];
-  return [`${key} names '${name}', which is not an attribute or column of ${model.name}${didYouMean(name, knownNames(model))}`];
+  return [
+    `${key} names '${name}', which is not an attribute or column of ` +
+      `${model.name}${didYouMean(name, knownNames(model))}`,
+  ];
 }
 
 function unknownPath(model: ModelShape, path: string): string[] {
@@ -78,11 +86,17 @@ function unknownPath(model: ModelShape, path: string): string[] {
     const last = index === steps.length - 1;
     if (last) {
       if (findColumn(source, step) !== undefined) return [];
-      return [`csvColumns names '${path}': '${step}' is not an attribute or column of ${source.name}${didYouMean(step, knownNames(source))}`];
+      return [
+        `csvColumns names '${path}': '${step}' is not an attribute or column of ` +
+          `${source.name}${didYouMean(step, knownNames(source))}`,
+      ];
     }
     const association = Object.hasOwn(source.associations ?? {}, step) ? source.associations![step] : undefined;
     if (association === undefined) {
-      return [`csvColumns names '${path}': '${step}' is not an association of ${source.name}${didYouMean(step, Object.keys(source.associations ?? {}))}`];
+      return [
+        `csvColumns names '${path}': '${step}' is not an association of ` +
+          `${source.name}${didYouMean(step, Object.keys(source.associations ?? {}))}`,
+      ];
     }
     source = association.target;
   }
@@ -108,7 +122,12 @@ function findFieldProblems(model: ModelShape, config: FastCrudConfig, methods: r
     return false;
   });
   return [
-    ...(missing.length > 0 ? [`${listOf(missing)} ${missing.length > 1 ? 'have' : 'has'} no find field: ${model.name} has no attribute '${config.global.find_field}' and no primary key`] : []),
+    ...(missing.length > 0
+      ? [
+          `${listOf(missing)} ${missing.length > 1 ? 'have' : 'has'} no find field: ${model.name} has no attribute ` +
+            `'${config.global.find_field}' and no primary key`,
+        ]
+      : []),
     ...[...byField].map(
       ([field, found]) =>
         `${listOf(found)} ${found.length > 1 ? 'find' : 'finds'} {id} in ${field}, but the routes take {id:uuid}: ` +

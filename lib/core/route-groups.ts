@@ -17,7 +17,8 @@ export interface RouteGroup {
  * `/{id:uuid}`), and first appearance keeps those in plan order, so one layer per group routes
  * every request as one layer per route did. Pure.
  * @example groupRoutes(planRoutes(Controller, { uri: 'products', only: ['search', 'create', 'options'] }))
- *   // [{ path: 'products', verbs: ['get', 'post'], routes: [search, create] }, { path: 'products/options', verbs: ['get'], routes: [options] }]
+ *   // [{ path: 'products', verbs: ['get', 'post'], routes: [search, create] }, { path: 'products/options', verbs:
+ *   // ['get'], routes: [options] }]
  */
 export function groupRoutes(plan: readonly RouteDef[]): RouteGroup[] {
   const paths = [...new Set(plan.map((def) => def.path))];

@@ -1,4 +1,7 @@
-/** planRowShape: whether search may read raw rows of only the visible attributes (the fast path), or needs model instances. */
+/**
+ * planRowShape: whether search may read raw rows of only the visible attributes (the fast path), or needs model
+ * instances.
+ */
 import type { AttributeSource } from '../types.js';
 import { kindOf, type ValueKind } from './attribute-kinds.js';
 
@@ -8,13 +11,19 @@ import { kindOf, type ValueKind } from './attribute-kinds.js';
  * `instance`: build model instances and call the serializer, for the `reason` given.
  */
 export type RowShape =
-  | { readonly path: 'raw'; readonly attributes: readonly string[]; readonly converted: readonly { readonly attribute: string; readonly kind: ValueKind }[] }
+  | {
+      readonly path: 'raw';
+      readonly attributes: readonly string[];
+      readonly converted: readonly { readonly attribute: string; readonly kind: ValueKind }[];
+    }
   | { readonly path: 'instance'; readonly reason: string };
 
 /** What the planner reads of a Sequelize model besides its attributes: the flags Sequelize keeps on the class. */
 export interface ShapeModel extends AttributeSource {
   readonly options?: { readonly getterMethods?: Readonly<Record<string, unknown>> | undefined } | undefined;
-  /** Sequelize keeps the getters (attribute `get`s and `getterMethods`) on the prototype when the model is initialised. */
+  /**
+   * Sequelize keeps the getters (attribute `get`s and `getterMethods`) on the prototype when the model is initialised.
+   */
   readonly prototype?: { readonly _customGetters?: Readonly<Record<string, unknown>> | undefined } | undefined;
 }
 
@@ -30,28 +39,49 @@ const CONVERTED: Readonly<Record<string, ReadonlySet<ValueKind>>> = {
 };
 
 /** Kinds read the same raw as through an instance, or converted as above; any other kind takes the instance path. */
-const RAW_KINDS: ReadonlySet<ValueKind> = new Set(['integer', 'number', 'boolean', 'date', 'dateonly', 'uuid', 'string', 'enum']);
+const RAW_KINDS: ReadonlySet<ValueKind> = new Set([
+  'integer',
+  'number',
+  'boolean',
+  'date',
+  'dateonly',
+  'uuid',
+  'string',
+  'enum',
+]);
 
 /**
  * The row shape of a model's search replies: raw when the serializer is the plain `toJSON` and the
  * model has no getters, VIRTUAL attributes, custom `toJSON`, or attribute of a kind raw rows may
  * not give exactly as an instance does (JSON, binary and other types; every kind on a dialect not listed).
  * @example planRowShape(Product, policy.visible, 'sqlite', 'toJSON', false)
- *   // { path: 'raw', attributes: ['id', 'name', 'price', 'created_at'], converted: [{ attribute: 'created_at', kind: 'date' }] }
+ *   // { path: 'raw', attributes: ['id', 'name', 'price', 'created_at'], converted: [{ attribute: 'created_at', kind:
+ *   // 'date' }] }
  */
-export function planRowShape(model: ShapeModel, visible: ReadonlySet<string>, dialect: string, method: string, customToJSON: boolean): RowShape {
+export function planRowShape(
+  model: ShapeModel,
+  visible: ReadonlySet<string>,
+  dialect: string,
+  method: string,
+  customToJSON: boolean,
+): RowShape {
   if (method !== 'toJSON') return { path: 'instance', reason: `search.method is ${method}` };
   if (customToJSON) return { path: 'instance', reason: 'the model overrides toJSON' };
   const getters = { ...model.options?.getterMethods, ...model.prototype?._customGetters };
-  const attributeGetters = Object.values(model.getAttributes()).some((definition) => typeof (definition as { get?: unknown }).get === 'function');
+  const attributeGetters = Object.values(model.getAttributes()).some(
+    (definition) => typeof (definition as { get?: unknown }).get === 'function',
+  );
   if (Object.keys(getters).length > 0 || attributeGetters) return { path: 'instance', reason: 'the model has getters' };
   const converted = CONVERTED[dialect];
   if (converted === undefined) return { path: 'instance', reason: `raw rows are not checked on ${dialect}` };
   const attributes = Object.entries(model.getAttributes()).filter(([name]) => visible.has(name));
-  const virtual = Object.entries(model.getAttributes()).find(([, definition]) => (definition.type as { key?: string } | undefined)?.key === 'VIRTUAL');
+  const virtual = Object.entries(model.getAttributes()).find(
+    ([, definition]) => (definition.type as { key?: string } | undefined)?.key === 'VIRTUAL',
+  );
   if (virtual !== undefined) return { path: 'instance', reason: `${virtual[0]} is VIRTUAL` };
   const unread = attributes.find(([, definition]) => !RAW_KINDS.has(kindOf(definition)));
-  if (unread !== undefined) return { path: 'instance', reason: `${unread[0]} is of a type raw rows may not give as an instance does` };
+  if (unread !== undefined)
+    return { path: 'instance', reason: `${unread[0]} is of a type raw rows may not give as an instance does` };
   return {
     path: 'raw',
     attributes: attributes.map(([name]) => name),

@@ -35,16 +35,29 @@ const POSITIVE = /^[1-9]\d{0,8}$/;
  * (`KNOWN_PARAMS`); filters and term, sort (checked against the sortable columns, with a
  * primary-key tiebreak so pages are stable), and the page asked for. Every failure is collected.
  * @example planSearch(Product, { sort: '-price', page: '2' }, settings)
- *   // right({ conditions: [], term: null, order: [['price', 'DESC'], ['id', 'ASC']], page: { page: 2, perPage: 40 }, trashed: false })
+ *   // right({ conditions: [], term: null, order: [['price', 'DESC'], ['id', 'ASC']], page: { page: 2, perPage: 40 },
+ *   // trashed: false })
  */
-export function planSearch(model: AttributeSource, request: SearchRequest, settings: SearchSettings): E.Either<FailItem<ErrorCode>[], SearchPlan> {
-  const unknown = settings.config.search.strict_params ? unknownParams(Object.keys(request), settings.paginate ? KNOWN_PARAMS.search : KNOWN_PARAMS.exportCsv) : [];
+export function planSearch(
+  model: AttributeSource,
+  request: SearchRequest,
+  settings: SearchSettings,
+): E.Either<FailItem<ErrorCode>[], SearchPlan> {
+  const unknown = settings.config.search.strict_params
+    ? unknownParams(Object.keys(request), settings.paginate ? KNOWN_PARAMS.search : KNOWN_PARAMS.exportCsv)
+    : [];
   const filters = parseFilters(model, request.filter, settings);
   const sort = planOrder(model, request.sort, settings);
   const page = settings.paginate ? planPage(request, settings.config.search) : E.right(null);
   // An export reads no include: under strict_params it is an unknown parameter, else ignored.
   const include = settings.paginate ? parseInclude(request.include, settings.policy.relations) : E.right([]);
-  const failures = [...unknown, ...filters.failures, ...(E.isLeft(sort) ? sort.left : []), ...(E.isLeft(page) ? page.left : []), ...(E.isLeft(include) ? include.left : [])];
+  const failures = [
+    ...unknown,
+    ...filters.failures,
+    ...(E.isLeft(sort) ? sort.left : []),
+    ...(E.isLeft(page) ? page.left : []),
+    ...(E.isLeft(include) ? include.left : []),
+  ];
   if (failures.length > 0 || E.isLeft(sort) || E.isLeft(page) || E.isLeft(include)) return E.left(failures);
   const deletedAt = findColumn(model, settings.config.soft_delete.deleted_at_field)?.attribute;
   return E.right({
@@ -57,19 +70,38 @@ export function planSearch(model: AttributeSource, request: SearchRequest, setti
   });
 }
 
-function planOrder(model: AttributeSource, sort: unknown, settings: SearchSettings): E.Either<FailItem<ErrorCode>[], Order[]> {
-  if (sort !== undefined && typeof sort !== 'string' && !(Array.isArray(sort) && sort.every((s) => typeof s === 'string'))) {
-    return E.left([{ field: 'sort', error: 'invalidValue', message: 'sort must be a comma-separated list of columns' }]);
+function planOrder(
+  model: AttributeSource,
+  sort: unknown,
+  settings: SearchSettings,
+): E.Either<FailItem<ErrorCode>[], Order[]> {
+  if (
+    sort !== undefined &&
+    typeof sort !== 'string' &&
+    !(Array.isArray(sort) && sort.every((s) => typeof s === 'string'))
+  ) {
+    return E.left([
+      { field: 'sort', error: 'invalidValue', message: 'sort must be a comma-separated list of columns' },
+    ]);
   }
   // The same resolver as filters; the spec's snake_case reading of an item is the fallback, a dot path
   // walks associations, and messages quote the item as the client wrote it.
-  const resolved = parseSortItems(singleParam(sort) ?? '').map(([name, direction]): E.Either<FailItem<ErrorCode>, Order> => {
-    if (isRelationPath(name)) return relationSort(model, name, direction, settings.policy.relations, settings.findField ?? 'id');
-    const found = allowedColumn(model, settings.policy.sortable, name) ?? allowedColumn(model, settings.policy.sortable, snakeCase(name));
-    return found === undefined
-      ? E.left({ field: name, error: 'columnNotFound', message: `The sort column ${JSON.stringify(name)} was not found` })
-      : E.right([found.attribute, direction]);
-  });
+  const resolved = parseSortItems(singleParam(sort) ?? '').map(
+    ([name, direction]): E.Either<FailItem<ErrorCode>, Order> => {
+      if (isRelationPath(name))
+        return relationSort(model, name, direction, settings.policy.relations, settings.findField ?? 'id');
+      const found =
+        allowedColumn(model, settings.policy.sortable, name) ??
+        allowedColumn(model, settings.policy.sortable, snakeCase(name));
+      return found === undefined
+        ? E.left({
+            field: name,
+            error: 'columnNotFound',
+            message: `The sort column ${JSON.stringify(name)} was not found`,
+          })
+        : E.right([found.attribute, direction]);
+    },
+  );
   const missing = resolved.filter(E.isLeft);
   if (missing.length > 0) return E.left(missing.map((failure) => failure.left));
   const order = resolved.filter(E.isRight).map((item) => item.right);
@@ -79,10 +111,15 @@ function planOrder(model: AttributeSource, sort: unknown, settings: SearchSettin
   return E.right([...order, ...tiebreak]);
 }
 
-function planPage(request: SearchRequest, config: FastCrudConfig['search']): E.Either<FailItem<ErrorCode>[], SearchPlan['page']> {
+function planPage(
+  request: SearchRequest,
+  config: FastCrudConfig['search'],
+): E.Either<FailItem<ErrorCode>[], SearchPlan['page']> {
   const skip = request.skipPagination;
   if (skip !== undefined && !['true', 'false', '1', '0'].includes(skip as string)) {
-    return E.left([{ field: 'skipPagination', error: 'invalidValue', message: 'skipPagination must be true or false' }]);
+    return E.left([
+      { field: 'skipPagination', error: 'invalidValue', message: 'skipPagination must be true or false' },
+    ]);
   }
   if (skip === 'true' || skip === '1') return E.right(null);
   const failures: FailItem<ErrorCode>[] = [];

@@ -35,7 +35,8 @@ export function parseSort(sort: string): Order[] {
 /**
  * Returns new find options with the sort string's clauses appended after any order already there.
  * The input is never mutated; an empty sort adds nothing.
- * @example processSort({ where: { active: true } }, '-price') // { where: { active: true }, order: [['price', 'DESC']] }
+ * @example processSort({ where: { active: true } }, '-price')
+ *   // { where: { active: true }, order: [['price', 'DESC']] }
  */
 export function processSort<T extends FindOptions>(findOptions: T, sort = ''): T {
   const orders = parseSort(sort);

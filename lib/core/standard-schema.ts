@@ -16,7 +16,12 @@ export type { StandardSchemaV1 };
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
   const props = (value as { '~standard'?: unknown })['~standard'];
-  return typeof props === 'object' && props !== null && (props as { version?: unknown }).version === 1 && typeof (props as { validate?: unknown }).validate === 'function';
+  return (
+    typeof props === 'object' &&
+    props !== null &&
+    (props as { version?: unknown }).version === 1 &&
+    typeof (props as { validate?: unknown }).validate === 'function'
+  );
 }
 
 /**
@@ -25,12 +30,15 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
  */
 export function issueField(issue: StandardSchemaV1.Issue): string | null {
   if (issue.path === undefined || issue.path.length === 0) return null;
-  return issue.path.map((segment) => keyText(typeof segment === 'object' && segment !== null ? segment.key : segment)).join('.');
+  return issue.path
+    .map((segment) => keyText(typeof segment === 'object' && segment !== null ? segment.key : segment))
+    .join('.');
 }
 
 /**
  * The fail items of a schema's issues: one per issue, code `schema`, the field its path, the issue's message.
- * @example issueFailItems([{ message: 'Required', path: ['name'] }]) // [{ field: 'name', error: 'schema', message: 'Required' }]
+ * @example issueFailItems([{ message: 'Required', path: ['name'] }])
+ *   // [{ field: 'name', error: 'schema', message: 'Required' }]
  */
 export function issueFailItems(issues: readonly StandardSchemaV1.Issue[]): FailItem<'schema'>[] {
   return issues.map((issue) => ({ field: issueField(issue), error: 'schema', message: issue.message }));

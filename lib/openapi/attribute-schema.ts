@@ -27,11 +27,12 @@ export const BY_KIND: Readonly<Record<string, JsonSchema>> = {
  * loses precision beyond 2^53 instead).
  * @example TEXT_NUMBERS.postgres // { BIGINT: 'text', DECIMAL: 'text' }
  */
-export const TEXT_NUMBERS: Readonly<Record<string, Readonly<Record<'BIGINT' | 'DECIMAL', 'text' | 'big'>>>> = Object.freeze({
-  postgres: { BIGINT: 'text', DECIMAL: 'text' },
-  mariadb: { BIGINT: 'big', DECIMAL: 'big' },
-  mysql: { BIGINT: 'big', DECIMAL: 'text' },
-});
+export const TEXT_NUMBERS: Readonly<Record<string, Readonly<Record<'BIGINT' | 'DECIMAL', 'text' | 'big'>>>> =
+  Object.freeze({
+    postgres: { BIGINT: 'text', DECIMAL: 'text' },
+    mariadb: { BIGINT: 'big', DECIMAL: 'big' },
+    mysql: { BIGINT: 'big', DECIMAL: 'text' },
+  });
 
 const DIGITS: Readonly<Record<'BIGINT' | 'DECIMAL', JsonSchema>> = {
   BIGINT: { pattern: '^-?[0-9]+$', format: 'int64' },
@@ -39,7 +40,11 @@ const DIGITS: Readonly<Record<'BIGINT' | 'DECIMAL', JsonSchema>> = {
 };
 
 /** The reply schema of a BIGINT or DECIMAL on a dialect, or undefined when it is a plain number there. */
-function numberAsText(key: 'BIGINT' | 'DECIMAL', type: { _precision?: number; _scale?: number }, dialect: string | undefined): JsonSchema | undefined {
+function numberAsText(
+  key: 'BIGINT' | 'DECIMAL',
+  type: { _precision?: number; _scale?: number },
+  dialect: string | undefined,
+): JsonSchema | undefined {
   const returns = dialect === undefined ? undefined : TEXT_NUMBERS[dialect]?.[key];
   if (returns === undefined) return undefined;
   // A DECIMAL(p, s) holds p - s integer digits (DECIMAL(10, 0) when p is absent): 15 or fewer never reach 2^53.
@@ -49,7 +54,8 @@ function numberAsText(key: 'BIGINT' | 'DECIMAL', type: { _precision?: number; _s
 }
 
 /**
- * The schema of one attribute: its kind's type, `null` when it allows null and is no primary key (in an enum's list too),
+ * The schema of one attribute: its kind's type, `null` when it allows null and is no primary key (in an enum's list
+ * too),
  * and the keywords of the validators JSON Schema has (len, min, max, isEmail, isUrl, isIn, notEmpty,
  * the type's length and enum values). With the `dialect` of a reply, a BIGINT or DECIMAL is what
  * its driver returns (TEXT_NUMBERS): a string of digits, an integer or number, or either.
@@ -79,7 +85,8 @@ export function attributeSchema(definition: AttributeDefinition, dialect?: strin
 
 function validatorKeywords(validate: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const keywords: Record<string, unknown> = {};
-  const arg = (value: unknown): unknown => (typeof value === 'object' && value !== null && 'args' in value ? value.args : value);
+  const arg = (value: unknown): unknown =>
+    typeof value === 'object' && value !== null && 'args' in value ? value.args : value;
   const len = arg(validate['len']);
   if (Array.isArray(len)) {
     const [min, max] = len as readonly unknown[];
@@ -102,7 +109,12 @@ function validatorKeywords(validate: Readonly<Record<string, unknown>>): Record<
  * of that dialect (see `attributeSchema`).
  * @example objectSchema(Product, ['id', 'name'], ['name'])
  */
-export function objectSchema(model: AttributeSource, names: Iterable<string>, required: readonly string[] = [], dialect?: string): JsonSchema {
+export function objectSchema(
+  model: AttributeSource,
+  names: Iterable<string>,
+  required: readonly string[] = [],
+  dialect?: string,
+): JsonSchema {
   const attributes = model.getAttributes();
   const properties = Object.fromEntries([...names].map((name) => [name, attributeSchema(attributes[name]!, dialect)]));
   return { type: 'object', properties, ...(required.length > 0 && { required: [...required] }) };

@@ -41,7 +41,11 @@ export interface OpenApiOptions {
 
 /** The security scheme the document offers when abilities guard routes and the options name none. */
 const DEFAULT_SECURITY_SCHEMES: Readonly<Record<string, JsonSchema>> = Object.freeze({
-  bearerAuth: { type: 'http', scheme: 'bearer', description: 'The credentials your app checks before it asks can() for the ability a route names (x-ability)' },
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The credentials your app checks before it asks can() for the ability a route names (x-ability)',
+  },
 });
 
 /**
@@ -52,41 +56,88 @@ const DEFAULT_SECURITY_SCHEMES: Readonly<Record<string, JsonSchema>> = Object.fr
  * column; `sort` and `include` as lists of the names they take. A tag per resource, a summary and
  * a description per operation. Hidden attributes never appear.
  * Pure: it reads the plans, the models' attribute maps and the policies.
- * @example openApiDocument({ info: { title: 'Shop', version: '1' }, resources: [{ uri: 'products', moduleName: 'shop', Controller, model: Product, policy }] })
+ * @example
+ * openApiDocument({
+ *   info: { title: 'Shop', version: '1' },
+ *   resources: [{ uri: 'products', moduleName: 'shop', Controller, model: Product, policy }],
+ * })
  */
 export function openApiDocument(options: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const schemas: Record<string, JsonSchema> = { ...SHARED_SCHEMAS };
   const tags: { name: string; description: string }[] = [];
   const operationIds = new Set<string>();
-  const guarded = options.resources.some((resource) => resource.moduleName !== undefined && resource.moduleName !== null);
+  const guarded = options.resources.some(
+    (resource) => resource.moduleName !== undefined && resource.moduleName !== null,
+  );
   const securitySchemes = options.securitySchemes ?? (guarded ? DEFAULT_SECURITY_SCHEMES : {});
   const security = Object.keys(securitySchemes).map((scheme) => ({ [scheme]: [] }));
   for (const resource of options.resources) {
     const name = unique(pascalCase(resource.model.name), (candidate) => Object.hasOwn(schemas, candidate));
     const config = resource.config ?? DEFAULT_CONFIG;
     const dialect = dialectOf(resource.model);
-    schemas[name] = withIncluded(objectSchema(resource.model, resource.policy.visible, alwaysReturned(resource.model, resource.policy.visible), dialect), resource.model, resource.policy, '', dialect);
-    schemas[`${name}Input`] = objectSchema(resource.model, resource.policy.fillable, requiredOnCreate(resource.model, resource.policy.fillable));
+    schemas[name] = withIncluded(
+      objectSchema(
+        resource.model,
+        resource.policy.visible,
+        alwaysReturned(resource.model, resource.policy.visible),
+        dialect,
+      ),
+      resource.model,
+      resource.policy,
+      '',
+      dialect,
+    );
+    schemas[`${name}Input`] = objectSchema(
+      resource.model,
+      resource.policy.fillable,
+      requiredOnCreate(resource.model, resource.policy.fillable),
+    );
     schemas[`${name}InputPatch`] = { ...objectSchema(resource.model, resource.policy.fillable), minProperties: 1 };
     const tag = unique(resource.uri, (candidate) => tags.some((t) => t.name === candidate));
     tags.push({ name: tag, description: `${name} records at /${resource.uri}` });
     const statuses = {
-      search: config.search.http_status, options: config.options.http_status, create: config.create.http_status,
-      export_csv: config.export_csv.http_status, read: config.read.http_status, update: config.update.http_status,
-      delete: config.delete.http_status, soft_delete: config.soft_delete.http_status, restore: config.restore.http_status,
+      search: config.search.http_status,
+      options: config.options.http_status,
+      create: config.create.http_status,
+      export_csv: config.export_csv.http_status,
+      read: config.read.http_status,
+      update: config.update.http_status,
+      delete: config.delete.http_status,
+      soft_delete: config.soft_delete.http_status,
+      restore: config.restore.http_status,
     };
     const shape = { model: resource.model as RelationModel, policy: resource.policy, termKey: resource.termKey };
     const searchParameters = [...filterParameters(shape), sortParameter(shape)];
-    const plan = planRoutes(resource.Controller, { ...resource, optionsPermission: resource.optionsPermission ?? config.options.permission });
-    const context = { record: name, input: `${name}Input`, statuses, validationStatus: config.global.validation.http_status, tag, searchParameters, includeParameter: includeParameter(shape), security, readable: plan.some((route) => route.method === 'read') };
+    const plan = planRoutes(resource.Controller, {
+      ...resource,
+      optionsPermission: resource.optionsPermission ?? config.options.permission,
+    });
+    const context = {
+      record: name,
+      input: `${name}Input`,
+      statuses,
+      validationStatus: config.global.validation.http_status,
+      tag,
+      searchParameters,
+      includeParameter: includeParameter(shape),
+      security,
+      readable: plan.some((route) => route.method === 'read'),
+    };
     for (const def of plan) {
       const path = `/${def.path.replace(/\{(\w+):uuid\}/g, '{$1}')}`;
       // update and restore answer several verbs: their ids carry the verb to stay unique.
       const manyVerbs = plan.filter((other) => other.method === def.method).length > 1;
-      const operationId = unique(`${camelCase(resource.uri)}.${def.method}${manyVerbs ? pascalCase(def.verb) : ''}`, (candidate) => operationIds.has(candidate));
+      const operationId = unique(
+        `${camelCase(resource.uri)}.${def.method}${manyVerbs ? pascalCase(def.verb) : ''}`,
+        (candidate) => operationIds.has(candidate),
+      );
       operationIds.add(operationId);
-      (paths[path] ??= {})[def.verb] = operationFor(def, { ...context, idSchema: idSchemaOf(resource.model, config, def.method) }, operationId);
+      (paths[path] ??= {})[def.verb] = operationFor(
+        def,
+        { ...context, idSchema: idSchemaOf(resource.model, config, def.method) },
+        operationId,
+      );
     }
   }
   return {
@@ -95,7 +146,10 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
     ...(options.servers && { servers: options.servers.map((s) => ({ ...s })) }),
     tags,
     paths,
-    components: { schemas, ...(Object.keys(securitySchemes).length > 0 && { securitySchemes: { ...securitySchemes } }) },
+    components: {
+      schemas,
+      ...(Object.keys(securitySchemes).length > 0 && { securitySchemes: { ...securitySchemes } }),
+    },
   };
 }
 
@@ -119,8 +173,16 @@ function alwaysReturned(model: AttributeSource, visible: ReadonlySet<string>): s
  * A record schema with a property per association `include` may load below `prefix`: an object
  * (or null) through belongs-to and has-one, an array through the others; present only when included.
  */
-function withIncluded(schema: JsonSchema, model: RelationModel, policy: FieldPolicy, prefix: string, dialect: string | undefined): JsonSchema {
-  const children = Object.entries(policy.relations ?? {}).filter(([path, relation]) => relation.include && path.startsWith(prefix) && !path.slice(prefix.length).includes('.'));
+function withIncluded(
+  schema: JsonSchema,
+  model: RelationModel,
+  policy: FieldPolicy,
+  prefix: string,
+  dialect: string | undefined,
+): JsonSchema {
+  const children = Object.entries(policy.relations ?? {}).filter(
+    ([path, relation]) => relation.include && path.startsWith(prefix) && !path.slice(prefix.length).includes('.'),
+  );
   if (children.length === 0) return schema;
   const properties = { ...(schema['properties'] as Record<string, JsonSchema>) };
   for (const [path, relation] of children) {
@@ -128,7 +190,13 @@ function withIncluded(schema: JsonSchema, model: RelationModel, policy: FieldPol
     const association = model.associations?.[name];
     if (association === undefined) continue;
     const target = association.target;
-    const row = withIncluded(objectSchema(target, relation.visible, alwaysReturned(target, relation.visible), dialect), target, policy, `${path}.`, dialect);
+    const row = withIncluded(
+      objectSchema(target, relation.visible, alwaysReturned(target, relation.visible), dialect),
+      target,
+      policy,
+      `${path}.`,
+      dialect,
+    );
     properties[name] = isSingular(association) ? { ...row, type: ['object', 'null'] } : { type: 'array', items: row };
   }
   return { ...schema, properties };
@@ -140,7 +208,9 @@ function withIncluded(schema: JsonSchema, model: RelationModel, policy: FieldPol
  */
 function idSchemaOf(model: AttributeSource, config: FastCrudConfig, method: CrudMethod): JsonSchema {
   if (config.global.find_field_is_uuid) return { type: 'string', format: 'uuid' };
-  const findField = Object.hasOwn(RECORD_ACTIONS, method) ? findFieldOf(model, config, method as RecordAction) : undefined;
+  const findField = Object.hasOwn(RECORD_ACTIONS, method)
+    ? findFieldOf(model, config, method as RecordAction)
+    : undefined;
   return findField ? attributeSchema({ ...findField.definition, allowNull: false }) : { type: 'string' };
 }
 
@@ -148,17 +218,30 @@ const SHARED_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   FailItem: {
     type: 'object',
     required: ['field', 'error', 'message'],
-    properties: { field: { type: ['string', 'null'] }, error: { type: 'string', examples: [...ERROR_CODES, 'conflict'] }, message: { type: 'string' }, value: {} },
+    properties: {
+      field: { type: ['string', 'null'] },
+      error: { type: 'string', examples: [...ERROR_CODES, 'conflict'] },
+      message: { type: 'string' },
+      value: {},
+    },
   },
   JSendFail: {
     type: 'object',
     required: ['status', 'data', 'meta'],
-    properties: { status: { const: 'fail' }, data: { type: 'array', items: { $ref: '#/components/schemas/FailItem' } }, meta: { type: 'object' } },
+    properties: {
+      status: { const: 'fail' },
+      data: { type: 'array', items: { $ref: '#/components/schemas/FailItem' } },
+      meta: { type: 'object' },
+    },
   },
   JSendError: {
     type: 'object',
     required: ['status', 'message'],
-    properties: { status: { const: 'error' }, message: { type: 'string' }, code: { enum: ['databaseUnavailable', 'databaseTimeout'], description: 'On a 503: what failed; absent on a 500' } },
+    properties: {
+      status: { const: 'error' },
+      message: { type: 'string' },
+      code: { enum: ['databaseUnavailable', 'databaseTimeout'], description: 'On a 503: what failed; absent on a 500' },
+    },
   },
   OptionItem: { type: 'object', required: ['label', 'value'], properties: { label: {}, value: {} } },
   // With search.count 'exact' or 'estimate': current, perPage, pagesCount, count (and estimated when
@@ -171,8 +254,14 @@ const SHARED_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       perPage: { type: 'integer' },
       pagesCount: { type: 'integer' },
       count: { type: 'integer' },
-      estimated: { type: 'boolean', description: 'true when count is the database planner\'s estimate (search.count: estimate)' },
-      hasMore: { type: 'boolean', description: 'with search.count: none, instead of count and pagesCount: whether a next page has rows' },
+      estimated: {
+        type: 'boolean',
+        description: "true when count is the database planner's estimate (search.count: estimate)",
+      },
+      hasMore: {
+        type: 'boolean',
+        description: 'with search.count: none, instead of count and pagesCount: whether a next page has rows',
+      },
     },
   },
 };

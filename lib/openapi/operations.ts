@@ -27,77 +27,212 @@ export interface OperationContext {
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 const success = (data: JsonSchema, meta: JsonSchema = { type: 'object' }) =>
-  json({ type: 'object', required: ['status', 'data', 'meta'], properties: { status: { const: 'success' }, data, meta } });
+  json({
+    type: 'object',
+    required: ['status', 'data', 'meta'],
+    properties: { status: { const: 'success' }, data, meta },
+  });
 const failResponse = (description: string) => ({ description, content: json(ref('JSendFail')) });
 
-const query = (name: string, schema: JsonSchema, description: string, required = false) => queryParameter(name, schema, description, { required });
+const query = (name: string, schema: JsonSchema, description: string, required = false) =>
+  queryParameter(name, schema, description, { required });
 
 /** What each action does, for its operation's description. */
 const DESCRIPTIONS: Readonly<Record<string, (record: string) => string>> = {
-  search: (record) => `A page of ${record} records. Each filter[column][operator] parameter adds a condition, and every condition must hold; sort orders the rows and page and perPage choose the page. meta.pagination describes the pages. An unknown column or operator, or a value the column cannot hold, is a fail naming it.`,
-  options: (record) => `Label/value pairs of the ${record} records for a select box, ordered by the label column; soft-deleted records are left out.`,
-  create: (record) => `Creates a ${record} from the fillable fields of a JSON or form body, in one transaction, and answers the record as a read returns it. A field that is not fillable is ignored; one that breaks a rule is a fail naming it.`,
-  exportCsv: (record) => `Every ${record} record the filters match, as CSV with a header line, streamed. The same filter and sort parameters as search; no pages.`,
+  search: (record) =>
+    `A page of ${record} records. Each filter[column][operator] parameter adds a condition, and every condition ` +
+    `must hold; sort orders the rows and page and perPage choose the page. meta.pagination describes the pages. An ` +
+    `unknown column or operator, or a value the column cannot hold, is a fail naming it.`,
+  options: (record) =>
+    `Label/value pairs of the ${record} records for a select box, ordered by the label column; soft-deleted ` +
+    `records are left out.`,
+  create: (record) =>
+    `Creates a ${record} from the fillable fields of a JSON or form body, in one transaction, and answers the ` +
+    `record as a read returns it. A field that is not fillable is ignored; one that breaks a rule is a fail naming ` +
+    `it.`,
+  exportCsv: (record) =>
+    `Every ${record} record the filters match, as CSV with a header line, streamed. The same filter and sort ` +
+    `parameters as search; no pages.`,
   read: (record) => `The ${record} the id names; soft-deleted records are not found.`,
-  update: (record) => `Writes the fillable fields the body carries to the ${record} the id names (a partial update, whatever the verb), in one transaction, and answers the record as a read returns it.`,
+  update: (record) =>
+    `Writes the fillable fields the body carries to the ${record} the id names (a partial update, whatever the ` +
+    `verb), in one transaction, and answers the record as a read returns it.`,
   delete: (record) => `Deletes the ${record} the id names, for good.`,
-  softDelete: (record) => `Marks the ${record} the id names as deleted: reads and searches no longer find it, and restore brings it back.`,
+  softDelete: (record) =>
+    `Marks the ${record} the id names as deleted: reads and searches no longer find it, and restore brings it back.`,
   restore: (record) => `Clears the deleted mark of the soft-deleted ${record} the id names.`,
 };
 
-const LOCATION = { Location: { description: "The created record's read URL", schema: { type: 'string', format: 'uri-reference' } } };
+const LOCATION = {
+  Location: { description: "The created record's read URL", schema: { type: 'string', format: 'uri-reference' } },
+};
 
-/** The 503 of every operation: the database is unavailable or the request passed its deadline; retry after `Retry-After`. */
+/**
+ * The 503 of every operation: the database is unavailable or the request passed its deadline; retry after
+ * `Retry-After`.
+ */
 const UNAVAILABLE = {
-  description: 'The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code databaseTimeout): retry after Retry-After',
-  headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } } },
+  description:
+    'The database is unavailable (code databaseUnavailable) or the request passed global.timeout_ms (code ' +
+    'databaseTimeout): retry after Retry-After',
+  headers: {
+    'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
+  },
   content: { 'application/json': { schema: { $ref: '#/components/schemas/JSendError' } } },
 } as const;
 
 /**
  * The OpenAPI operation of a planned route: summary, parameters, request body, responses and `x-ability`.
- * @example operationFor(def, context) // { operationId: 'products.read', parameters: [...], responses: { 200: …, 404: … }, 'x-ability': 'shop.access.view' }
+ * @example operationFor(def, context)
+ *   // { operationId: 'products.read', parameters: [...], responses: { 200: …, 404: … }, 'x-ability':
+ *   // 'shop.access.view' }
  */
 export function operationFor(def: RouteDef, context: OperationContext, operationId: string): Record<string, unknown> {
   const id = { name: 'id', in: 'path', required: true, schema: context.idSchema };
   const status = (action: string) => String(context.statuses[action] ?? 200);
-  const invalid = { [String(context.validationStatus)]: failResponse('The request names an unknown column, operator or value') };
+  const invalid = {
+    [String(context.validationStatus)]: failResponse('The request names an unknown column, operator or value'),
+  };
   const notFound = { [statusOf('recordNotFound')]: failResponse('No record for this id (or it is soft-deleted)') };
-  const forbidden = def.ability === null ? {} : { [statusOf('forbidden')]: failResponse(`The caller lacks ${def.ability}`) };
+  const forbidden =
+    def.ability === null ? {} : { [statusOf('forbidden')]: failResponse(`The caller lacks ${def.ability}`) };
   // A form body has the same fields, in bracket syntax (`tags[0]=red`), parsed within the query-string limits.
-  const body = (schema: string) => ({ required: true, content: { ...json(ref(schema)), 'application/x-www-form-urlencoded': { schema: ref(schema) } } });
+  const body = (schema: string) => ({
+    required: true,
+    content: { ...json(ref(schema)), 'application/x-www-form-urlencoded': { schema: ref(schema) } },
+  });
   const writeErrors = {
     ...invalid,
     [statusOf('unique')]: failResponse('A unique or foreign-key constraint refused the write'),
     [statusOf('contentTooLarge')]: failResponse('The body is larger than global.body_limit'),
-    [statusOf('unsupportedMediaType')]: failResponse('The body is neither JSON nor a form (application/x-www-form-urlencoded)'),
+    [statusOf('unsupportedMediaType')]: failResponse(
+      'The body is neither JSON nor a form (application/x-www-form-urlencoded)',
+    ),
   };
   const record = success(ref(context.record));
-  const description = `${DESCRIPTIONS[def.method]?.(context.record) ?? `The ${def.method} action.`}${def.ability === null ? '' : ` Needs the ability ${def.ability}.`}`;
-  const guarded = def.ability !== null && context.security !== undefined && context.security.length > 0 && { security: context.security.map((requirement) => ({ ...requirement })) };
-  const common = { operationId, tags: [context.tag], description, ...guarded, ...(def.ability !== null && { 'x-ability': def.ability }) };
+  const what = DESCRIPTIONS[def.method]?.(context.record) ?? `The ${def.method} action.`;
+  const description = `${what}${def.ability === null ? '' : ` Needs the ability ${def.ability}.`}`;
+  const guarded = def.ability !== null &&
+    context.security !== undefined &&
+    context.security.length > 0 && { security: context.security.map((requirement) => ({ ...requirement })) };
+  const common = {
+    operationId,
+    tags: [context.tag],
+    description,
+    ...guarded,
+    ...(def.ability !== null && { 'x-ability': def.ability }),
+  };
   const filters = context.searchParameters ?? [];
   const include = context.includeParameter === undefined ? [] : [context.includeParameter];
-  const responses = (specific: Record<string, unknown>) => ({ ...specific, ...forbidden, '500': { description: 'A server fault', content: json(ref('JSendError')) }, [statusOf('databaseUnavailable')]: UNAVAILABLE });
+  const responses = (specific: Record<string, unknown>) => ({
+    ...specific,
+    ...forbidden,
+    '500': { description: 'A server fault', content: json(ref('JSendError')) },
+    [statusOf('databaseUnavailable')]: UNAVAILABLE,
+  });
   switch (def.method) {
     case 'search':
-      return { ...common, summary: `Search ${context.record} records`, parameters: [...filters, ...PAGE_PARAMETERS, ...include], responses: responses({ [status('search')]: { description: 'A page of records', content: success({ type: 'array', items: ref(context.record) }, { type: 'object', properties: { pagination: ref('Pagination') } }) }, ...invalid }) };
+      return {
+        ...common,
+        summary: `Search ${context.record} records`,
+        parameters: [...filters, ...PAGE_PARAMETERS, ...include],
+        responses: responses({
+          [status('search')]: {
+            description: 'A page of records',
+            content: success(
+              { type: 'array', items: ref(context.record) },
+              { type: 'object', properties: { pagination: ref('Pagination') } },
+            ),
+          },
+          ...invalid,
+        }),
+      };
     case 'options':
-      return { ...common, summary: `${context.record} options for select boxes`, parameters: [query('label', { type: 'string' }, 'Column returned as label', true), query('value', { type: 'string' }, 'Column returned as value (default options.default_value)')], responses: responses({ [status('options')]: { description: 'Label/value pairs ordered by label', content: success({ type: 'array', items: ref('OptionItem') }) }, ...invalid }) };
+      return {
+        ...common,
+        summary: `${context.record} options for select boxes`,
+        parameters: [
+          query('label', { type: 'string' }, 'Column returned as label', true),
+          query('value', { type: 'string' }, 'Column returned as value (default options.default_value)'),
+        ],
+        responses: responses({
+          [status('options')]: {
+            description: 'Label/value pairs ordered by label',
+            content: success({ type: 'array', items: ref('OptionItem') }),
+          },
+          ...invalid,
+        }),
+      };
     case 'create':
-      return { ...common, summary: `Create a ${context.record}`, requestBody: body(context.input), responses: responses({ [status('create')]: { description: 'The created record', ...(context.readable === true && { headers: LOCATION }), content: record }, ...writeErrors }) };
+      return {
+        ...common,
+        summary: `Create a ${context.record}`,
+        requestBody: body(context.input),
+        responses: responses({
+          [status('create')]: {
+            description: 'The created record',
+            ...(context.readable === true && { headers: LOCATION }),
+            content: record,
+          },
+          ...writeErrors,
+        }),
+      };
     case 'exportCsv':
-      return { ...common, summary: `Export ${context.record} records as CSV`, parameters: filters, responses: responses({ [status('export_csv')]: { description: 'A CSV download', content: { 'text/csv': { schema: { type: 'string' } } } }, ...invalid }) };
+      return {
+        ...common,
+        summary: `Export ${context.record} records as CSV`,
+        parameters: filters,
+        responses: responses({
+          [status('export_csv')]: {
+            description: 'A CSV download',
+            content: { 'text/csv': { schema: { type: 'string' } } },
+          },
+          ...invalid,
+        }),
+      };
     case 'read':
-      return { ...common, summary: `Read a ${context.record}`, parameters: [id, ...include], responses: responses({ [status('read')]: { description: 'The record', content: record }, ...notFound }) };
+      return {
+        ...common,
+        summary: `Read a ${context.record}`,
+        parameters: [id, ...include],
+        responses: responses({ [status('read')]: { description: 'The record', content: record }, ...notFound }),
+      };
     case 'update':
-      return { ...common, summary: `Update a ${context.record} (partial)`, parameters: [id], requestBody: body(`${context.input}Patch`), responses: responses({ [status('update')]: { description: 'The updated record', content: record }, ...writeErrors, ...notFound }) };
+      return {
+        ...common,
+        summary: `Update a ${context.record} (partial)`,
+        parameters: [id],
+        requestBody: body(`${context.input}Patch`),
+        responses: responses({
+          [status('update')]: { description: 'The updated record', content: record },
+          ...writeErrors,
+          ...notFound,
+        }),
+      };
     case 'delete':
-      return { ...common, summary: `Delete a ${context.record}`, parameters: [id], responses: responses({ [status('delete')]: { description: 'Deleted', content: success({ type: 'null' }) }, ...notFound, [statusOf('foreignKey')]: failResponse('Related records refuse the delete') }) };
+      return {
+        ...common,
+        summary: `Delete a ${context.record}`,
+        parameters: [id],
+        responses: responses({
+          [status('delete')]: { description: 'Deleted', content: success({ type: 'null' }) },
+          ...notFound,
+          [statusOf('foreignKey')]: failResponse('Related records refuse the delete'),
+        }),
+      };
     case 'softDelete':
     case 'restore': {
       const action = def.method === 'softDelete' ? 'soft_delete' : 'restore';
-      return { ...common, summary: `${def.method === 'softDelete' ? 'Soft-delete' : 'Restore'} a ${context.record}`, parameters: [id], responses: responses({ [status(action)]: { description: 'The record', content: record }, ...invalid, ...notFound }) };
+      return {
+        ...common,
+        summary: `${def.method === 'softDelete' ? 'Soft-delete' : 'Restore'} a ${context.record}`,
+        parameters: [id],
+        responses: responses({
+          [status(action)]: { description: 'The record', content: record },
+          ...invalid,
+          ...notFound,
+        }),
+      };
     }
     default:
       return { ...common, summary: def.method, responses: responses({ '200': { description: 'A custom action' } }) };

@@ -57,7 +57,12 @@ const DATE_TEXT: Partial<Readonly<Record<ValueKind, string>>> = {
  * One query parameter, optional unless `extra` says otherwise.
  * @example queryParameter('page', { type: 'integer' }, 'Page number').in // 'query'
  */
-export const queryParameter = (name: string, schema: JsonSchema, description: string, extra: Partial<QueryParameter> = {}): QueryParameter => ({ name, in: 'query', required: false, description, schema, ...extra });
+export const queryParameter = (
+  name: string,
+  schema: JsonSchema,
+  description: string,
+  extra: Partial<QueryParameter> = {},
+): QueryParameter => ({ name, in: 'query', required: false, description, schema, ...extra });
 
 /** The schema of one filter value on a column of this kind: what the filter parser coerces it to. */
 function valueSchema(definition: AttributeDefinition, op: Operator): JsonSchema {
@@ -95,12 +100,29 @@ function filterParameter(name: string, definition: AttributeDefinition, op: Oper
   const arity = OPERATORS[op];
   const item = valueSchema(definition, op);
   const schema: JsonSchema =
-    arity === 'one' ? item
-    : arity === 'none' ? { type: 'boolean', enum: [true] }
-    : { type: 'array', items: item, minItems: arity === 'two' ? 2 : 1, maxItems: arity === 'two' ? 2 : QS_OPTIONS.arrayLimit };
+    arity === 'one'
+      ? item
+      : arity === 'none'
+        ? { type: 'boolean', enum: [true] }
+        : {
+            type: 'array',
+            items: item,
+            minItems: arity === 'two' ? 2 : 1,
+            maxItems: arity === 'two' ? 2 : QS_OPTIONS.arrayLimit,
+          };
   const meaning = MEANING[op];
-  const lists = arity === 'list' || arity === 'two' ? ' Repeat the parameter per value, or send one comma-separated value.' : arity === 'none' ? ' Send true.' : '';
-  return queryParameter(`filter[${name}][${op}]`, schema, `Rows whose ${name} ${meaning}.${DATE_TEXT[kindOf(definition)] ?? ''}${lists}`, arity === 'list' || arity === 'two' ? { style: 'form', explode: true } : {});
+  const lists =
+    arity === 'list' || arity === 'two'
+      ? ' Repeat the parameter per value, or send one comma-separated value.'
+      : arity === 'none'
+        ? ' Send true.'
+        : '';
+  return queryParameter(
+    `filter[${name}][${op}]`,
+    schema,
+    `Rows whose ${name} ${meaning}.${DATE_TEXT[kindOf(definition)] ?? ''}${lists}`,
+    arity === 'list' || arity === 'two' ? { style: 'form', explode: true } : {},
+  );
 }
 
 /**
@@ -116,14 +138,25 @@ export function filterParameters(shape: SearchShape): QueryParameter[] {
       const definition = attributes[name];
       if (definition === undefined) return [];
       const kind = kindOf(definition);
-      return (Object.keys(OPERATORS) as Operator[]).filter((op) => operatorApplies(op, kind)).map((op) => filterParameter(prefix + name, definition, op));
+      return (Object.keys(OPERATORS) as Operator[])
+        .filter((op) => operatorApplies(op, kind))
+        .map((op) => filterParameter(prefix + name, definition, op));
     });
   };
   const related = Object.entries(shape.policy.relations ?? {}).flatMap(([path, relation]) => {
     const target = reachOf(shape.model, path);
     return target === undefined ? [] : columns(target.model, relation.filterable, `${path}.`);
   });
-  const term = shape.termKey === undefined ? [] : [queryParameter(`filter[${shape.termKey}]`, { type: 'string' }, 'Rows any of whose term fields contains the text, case-insensitively')];
+  const term =
+    shape.termKey === undefined
+      ? []
+      : [
+          queryParameter(
+            `filter[${shape.termKey}]`,
+            { type: 'string' },
+            'Rows any of whose term fields contains the text, case-insensitively',
+          ),
+        ];
   return [...columns(shape.model, shape.policy.filterable, ''), ...related, ...term];
 }
 
@@ -135,26 +168,45 @@ export function filterParameters(shape: SearchShape): QueryParameter[] {
 export function sortParameter(shape: SearchShape): QueryParameter {
   const related = Object.entries(shape.policy.relations ?? {}).flatMap(([path, relation]) => {
     const target = reachOf(shape.model, path);
-    return target?.singular ? [...relation.sortable].filter((name) => target.model.getAttributes()[name] !== undefined).map((name) => `${path}.${name}`) : [];
+    return target?.singular
+      ? [...relation.sortable]
+          .filter((name) => target.model.getAttributes()[name] !== undefined)
+          .map((name) => `${path}.${name}`)
+      : [];
   });
   const names = [...shape.policy.sortable, ...related];
-  const keys = new Set(Object.entries(shape.model.getAttributes()).flatMap(([name, definition]) => (definition.primaryKey ? [name] : [])));
+  const keys = new Set(
+    Object.entries(shape.model.getAttributes()).flatMap(([name, definition]) => (definition.primaryKey ? [name] : [])),
+  );
   const example = names.filter((name) => !keys.has(name)).slice(0, 2);
-  return queryParameter('sort', { type: 'array', items: { type: 'string', enum: names.flatMap((name) => [name, `-${name}`]) } }, 'Columns to order by, in order; a leading - sorts descending', {
-    style: 'form',
-    explode: false,
-    ...(example.length > 0 && { example: example.map((name, index) => (index === 0 ? `-${name}` : name)) }),
-  });
+  return queryParameter(
+    'sort',
+    { type: 'array', items: { type: 'string', enum: names.flatMap((name) => [name, `-${name}`]) } },
+    'Columns to order by, in order; a leading - sorts descending',
+    {
+      style: 'form',
+      explode: false,
+      ...(example.length > 0 && { example: example.map((name, index) => (index === 0 ? `-${name}` : name)) }),
+    },
+  );
 }
 
 /**
  * `include`: the associations the relation policy lets a client load with each record; undefined when none.
- * @example includeParameter({ model: Product, policy })?.schema // { type: 'array', items: { type: 'string', enum: ['category'] } }
+ * @example includeParameter({ model: Product, policy })?.schema
+ *   // { type: 'array', items: { type: 'string', enum: ['category'] } }
  */
 export function includeParameter(shape: SearchShape): QueryParameter | undefined {
-  const includable = Object.entries(shape.policy.relations ?? {}).flatMap(([path, relation]) => (relation.include ? [path] : []));
+  const includable = Object.entries(shape.policy.relations ?? {}).flatMap(([path, relation]) =>
+    relation.include ? [path] : [],
+  );
   if (includable.length === 0) return undefined;
-  return queryParameter('include', { type: 'array', items: { type: 'string', enum: includable } }, 'Associations to load with each record', { style: 'form', explode: false, example: [includable[0]] });
+  return queryParameter(
+    'include',
+    { type: 'array', items: { type: 'string', enum: includable } },
+    'Associations to load with each record',
+    { style: 'form', explode: false, example: [includable[0]] },
+  );
 }
 
 /** The page parameters of search. */
