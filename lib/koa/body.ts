@@ -4,14 +4,7 @@ import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { clientErrorOf } from '../core/error-reply.js';
 import { parseBrackets } from '../core/qs-limits.js';
-
-/** A request body as the write actions read it: the parsed value, and whether it came as a form. */
-export interface RequestBody {
-  /** The parsed body; undefined when the request has none. */
-  readonly value: unknown;
-  /** True for `application/x-www-form-urlencoded`: every value is a string (or a list or object of them). */
-  readonly form: boolean;
-}
+import type { RequestBody } from '../resource/scope.js';
 
 /**
  * The parsed body: JSON, or an `application/x-www-form-urlencoded` form parsed with qs within the
