@@ -25,20 +25,6 @@ export async function readBody(ctx: Context, limit: number): Promise<RequestBody
   return { value: parseJson(await readText(ctx, limit)), form };
 }
 
-/**
- * The parsed JSON body, or undefined when the request has none. A body another middleware
- * already parsed (`ctx.request.body`) is used as it is. Throws client errors: 415 when it is not
- * JSON, 413 over `limit` bytes, 400 when malformed. The write actions use `readBody`, which takes forms too.
- * @example const body = await readJsonBody(ctx, 1_048_576);
- */
-export async function readJsonBody(ctx: Context, limit: number): Promise<unknown> {
-  const parsed = (ctx.request as { body?: unknown }).body;
-  if (parsed !== undefined) return parsed;
-  if (!ctx.request.length && ctx.get('transfer-encoding') === '') return undefined;
-  if (!ctx.is('json')) throw clientErrorOf('unsupportedMediaType', 'The body must be JSON (Content-Type: application/json)', 'body');
-  return parseJson(await readText(ctx, limit));
-}
-
 async function readText(ctx: Context, limit: number): Promise<string> {
   try {
     return await getRawBody(ctx.req, { limit, encoding: 'utf8', length: ctx.request.length });

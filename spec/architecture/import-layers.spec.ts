@@ -12,7 +12,7 @@ import ts from 'typescript';
 
 /** The tiers, shallowest first: a folder may import its own tier's folders and any deeper tier's. */
 const TIERS: readonly (readonly string[])[] = [
-  ['index.ts'],
+  ['index.ts', 'core.ts'],
   // The shells: Koa routing, and the class form (controllers mix the actions in).
   ['koa', 'controller'],
   ['actions'],
