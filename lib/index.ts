@@ -1,57 +1,51 @@
-/** koa-fast-crud: a complete, safe REST API over a Sequelize model for Koa. Public API: re-exports only. */
-export type * from './types.js';
-export { ROUTE_TABLE, CRUD_METHODS } from './core/route-table.js';
-export { planRoutes, abilityOf, type ControllerShape } from './core/plan-routes.js';
-export { parseSort, parseSortItems, processSort } from './core/sort-parser.js';
-export { buildOptionsQuery, undeclaredValueColumn, formatOptions, type OptionItem } from './core/options-query.js';
-export { isPlainIdentifier, findColumn, resolveColumn, type ResolvedColumn } from './core/columns.js';
-export { DEFAULT_CONFIG, resolveConfig, unsafeResolveConfig, formatConfigError } from './core/config.js';
-export { HttpStatus, isHttpStatus } from './core/http-status.js';
-export { compilePath, isUuid, type CompiledPath } from './core/route-path.js';
-export { success, fail, error, failItemOf, unavailable, RETRY_AFTER_SECONDS } from './core/jsend.js';
-export { classifyDatabaseError, DEADLINE_ERROR_NAME, type DatabaseFailure } from './core/db-failure.js';
-export { ERROR_TABLE, ERROR_CODES, statusOf, type FixedStatusCode, type DecidedStatusCode } from './core/error-codes.js';
-export { replyForError, clientError, clientErrorOf, type ClientError } from './core/error-reply.js';
-export type { ErrorFields } from './core/constraint-fields.js';
-export { KNOWN_PARAMS, singleParam, unknownParams } from './core/query-params.js';
+/**
+ * koa-fast-crud: a complete, safe REST API over a Sequelize model for Koa. Public API: re-exports only,
+ * what README and the guides use; the pure planners and parsers are in `koa-fast-crud/core`.
+ * @module koa-fast-crud
+ */
+export { crud, createFastCrud, type CrudOptions, type FastCrud, type FastCrudDefaults } from './koa/crud.js';
+export type { CrudTarget } from './koa/route-handler.js';
+export type { ControllerClass } from './resource/controller-resource.js';
+export { notFound } from './koa/not-found.js';
+export { openApiResource } from './koa/openapi-resource.js';
+export { openApiDocument, type OpenApiOptions, type OpenApiResource } from './openapi/document.js';
+export {
+  resource,
+  type Resource,
+  type ResourceSpec,
+  type ResourcePolicy,
+  type ResourceValidation,
+  type ResourceHooks,
+  type HookContext,
+  type HookResult,
+  type WriteData,
+  type AttributeName,
+} from './resource/resource.js';
 export { BaseController, type AbstractConstructor } from './controller/base-controller.js';
 export { CrudController } from './controller/crud-controller.js';
+export type { Query } from './controller/typed-hooks.js';
+export { Search } from './actions/search.js';
 export { Options } from './actions/options.js';
-export { Search, planRequest, parseQuery } from './actions/search.js';
 export { Create } from './actions/create.js';
 export { Read } from './actions/read.js';
 export { Update } from './actions/update.js';
 export { Delete } from './actions/delete.js';
 export { SoftDelete, Restore } from './actions/soft-delete.js';
 export { ExportCsv } from './actions/export-csv.js';
-export { compileSearch } from './compile/search.js';
-export { readBody, readJsonBody, type RequestBody } from './koa/body.js';
-export { QS_OPTIONS, parseBrackets, prototypeKeys } from './core/qs-limits.js';
-export { isStandardSchema, issueField, issueFailItems, isIssueList, type StandardSchemaV1 } from './core/standard-schema.js';
-export { resolvePolicy, allowedColumn, type PolicyDeclaration } from './core/field-policy.js';
-export { parseFilters, OPERATORS, type FilterSettings, type ParsedFilters } from './core/filter-parser.js';
-export { parseDateSpan, dateBoundValues, isDateSpan, zoneOffset, calendarProblem, instantProblem, DATE_YEARS, type DateKind } from './core/date-bounds.js';
-export { planSearch, type SearchRequest, type SearchSettings } from './core/search-plan.js';
-export { kindOf, coerceQueryValue, checkBodyValue, checkFormValue, refusalCode, type ValueKind } from './core/attribute-kinds.js';
-export { lookupFor, fillableData, payloadOf, fillableFields, visibleFields, type Lookup, type Scope } from './core/record-plan.js';
-export { csvCell } from './core/csv-cells.js';
-export { resource, isResource, type Resource, type ResourceSpec, type ResourcePolicy, type ResourceValidation, type ResourceHooks, type HookContext, type HookName, type HookResult, type AttributeName, type WriteData, type CsvPath, type AssociationName } from './resource/resource.js';
-export type { TypedController, ServesModel, HooksIf, Query, SearchHooks, OptionsHooks, CreateHooks, ExportCsvHooks, ReadHooks, UpdateHooks, DeleteHooks, SoftDeleteHooks, RestoreHooks } from './controller/typed-hooks.js';
 export { tenantScope } from './plugins/tenant-scope.js';
-export { crud, createFastCrud, type CrudOptions, type FastCrud, type FastCrudDefaults } from './koa/crud.js';
-export type { CrudTarget, RouteHandler } from './koa/route-handler.js';
-export { routeMiddleware, type ControllerClass, type RouteRuntime } from './koa/route-middleware.js';
-export { notFound } from './koa/not-found.js';
-export { crossOriginCheck, corsHeaders, preflightHeaders, isTrustedOrigin, isSerializedOrigin, SAFE_METHODS, type CrossOriginRequest, type CrossOriginRefusal, type CrossOriginPass, type PreflightRequest } from './core/cross-origin.js';
-export { findFieldOf, findFieldNamed, holdsUuids, RECORD_ACTIONS, type FindField, type RecordAction } from './core/find-field.js';
-export { checkResource, type Declarations, type ModelShape } from './core/resource-check.js';
-export { nearest } from './core/nearest.js';
-export { openApiDocument, type OpenApiOptions, type OpenApiResource } from './openapi/document.js';
-export { attributeSchema, objectSchema, requiredOnCreate, TEXT_NUMBERS, type JsonSchema } from './openapi/attribute-schema.js';
-export { operationFor, type OperationContext } from './openapi/operations.js';
-export type { QueryParameter } from './openapi/query-parameters.js';
-export { openApiResource } from './koa/openapi-resource.js';
-export { resolveRelationPath, relationSort, isRelationPath, MAX_RELATION_DEPTH, type RelationPath, type RelationModel, type AssociationShape, type AssociationType, type RelationUse } from './core/relation-paths.js';
-export { resolveRelations, checkRelations, parseInclude, visibleRecord, targetOf, type RelationDeclaration, type RelationDeclarations } from './core/relation-policy.js';
-export type { RelationSpec, RelationSpecs, AssociatedModels } from './resource/resource.js';
-export type { RelationSettings } from './compile/search.js';
+export { DEFAULT_CONFIG, resolveConfig, formatConfigError } from './core/config.js';
+export { clientError } from './core/error-reply.js';
+export { ERROR_TABLE } from './core/error-codes.js';
+export type { OptionItem } from './core/options-query.js';
+export type {
+  FastCrudConfig,
+  FastCrudConfigInput,
+  CrudPlugin,
+  PluginContext,
+  Can,
+  CrudMethod,
+  RouteDef,
+  Reply,
+  FailItem,
+  ErrorCode,
+} from './types.js';

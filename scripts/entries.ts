@@ -15,6 +15,7 @@ export interface Entry {
 /** Every entry point, the main one first. */
 export const ENTRIES: readonly Entry[] = [
   { subpath: '.', source: 'lib/index.ts', probe: 'crud' },
+  { subpath: './core', source: 'lib/core.ts', probe: 'planRoutes' },
   { subpath: './react-admin', source: 'lib/clients/react-admin.ts', probe: 'dataProvider' },
   { subpath: './refine', source: 'lib/clients/refine.ts', probe: 'dataProvider' },
 ];

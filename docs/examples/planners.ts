@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as E from 'fp-ts/lib/Either.js';
-import { buildOptionsQuery, parseSort, planRoutes, processSort } from 'koa-fast-crud';
+import { buildOptionsQuery, parseSort, planRoutes, processSort } from 'koa-fast-crud/core';
 import { Category } from './minimal/app.js';
 
 class ReadOnlyController {

@@ -1,6 +1,6 @@
 /** `only` and `except`, shown with planRoutes: the routes crud() would register, as plain values. */
 import assert from 'node:assert/strict';
-import { planRoutes, type PlanOptions } from 'koa-fast-crud';
+import { planRoutes, type PlanOptions } from 'koa-fast-crud/core';
 import { CatalogController } from './controllers/catalog.js';
 import { ProductController } from './controllers/audited-products.js';
 

@@ -1,10 +1,12 @@
-/** The writable part of a request's body, for create and update: read, validated by the resource's schema, limited to fillable fields. */
+/**
+ * The writable part of a request's body, for create and update: read (by the scope's reader, the Koa
+ * layer's), validated by the resource's schema, limited to fillable fields.
+ */
 import * as E from 'fp-ts/lib/Either.js';
 import { bodyProblem, problemItem } from '../core/depth.js';
 import { fillableFields, payloadOf } from '../core/record-plan.js';
 import { issueFailItems } from '../core/standard-schema.js';
 import { outsideDeadline } from '../execute/deadline.js';
-import { readBody } from '../koa/body.js';
 import type { ActionScope } from '../resource/scope.js';
 import type { FailItem, Reply } from '../types.js';
 
@@ -19,7 +21,7 @@ import type { FailItem, Reply } from '../types.js';
  */
 export async function bodyData(scope: ActionScope, action: 'create' | 'update'): Promise<E.Either<Reply, Record<string, unknown>>> {
   // The client's upload is not the database's time: the deadline waits for the body.
-  const { value, form } = await outsideDeadline(() => readBody(scope.ctx, scope.config.global.body_limit));
+  const { value, form } = await outsideDeadline(() => scope.readBody(scope.ctx, scope.config.global.body_limit));
   const fail = (items: readonly FailItem[]) => E.left(scope.answers.answerFail(items));
   const problem = bodyProblem(value, scope.config.global.max_depth);
   if (problem !== undefined) return fail([problemItem(problem, scope.config.global.max_depth)]);

@@ -1,26 +1,14 @@
 /**
  * Stored JSON values nested deeper than `global.max_depth` (written by something other than this
  * library): withheld from replies, so one such row cannot make every read of its resource overflow
- * the stack (Sequelize's `toJSON` clones values recursively, and so does `JSON.stringify`).
+ * the stack (Sequelize's `toJSON` clones values recursively, and so does `JSON.stringify`). Each is noted
+ * for the Koa layer, which lists them in the reply's `meta.withheld` (koa/withheld-meta.ts).
  */
 import type { Context } from 'koa';
 import { Model, type ModelStatic } from 'sequelize';
 import { kindOf } from '../core/attribute-kinds.js';
 import { tooDeepAt } from '../core/depth.js';
-
-/** A value withheld from a reply: the primary key of its row (of the included record, for one), the attribute, and why. */
-export interface WithheldValue {
-  /** The row's primary key; null in an options list, which selects none. */
-  readonly id: unknown;
-  /** The attribute, after its association path for an included record (`category.meta`); in options, the `label` or `value` column asked for. */
-  readonly field: string;
-  /** In options: the index of the item in the list whose `label` or `value` is withheld. */
-  readonly item?: number;
-  readonly message: string;
-}
-
-/** Internal: the `ctx.state` key the withheld values of one request are collected under; the route adds them to `meta.withheld`. */
-export const WITHHELD: unique symbol = Symbol('koa-fast-crud: withheld values');
+import { noteWithheld } from '../resource/withheld-notes.js';
 
 /** The JSON attributes of a model and its primary key: what `withholdDeep` looks at. */
 interface JsonAttributes {
@@ -56,18 +44,13 @@ function withholdDeep(ctx: Context, values: Record<string, unknown>, attributes:
     values[name] = null;
     const id = attributes.key === undefined ? null : values[attributes.key] ?? null;
     const field = `${path}${name}`;
-    note(ctx, { id, field, message: withheldMessage(field, max) });
+    noteWithheld(ctx, { id, field, message: withheldMessage(field, max) });
   }
 }
 
 function withheldMessage(field: string, max: number): string {
   const nests = `nests arrays or objects deeper than ${max} levels (global.max_depth)`;
   return `The stored value of ${field} ${nests}; it is withheld`;
-}
-
-function note(ctx: Context, withheld: WithheldValue): void {
-  const state = ctx.state as Record<symbol, WithheldValue[] | undefined>;
-  (state[WITHHELD] ??= []).push(withheld);
 }
 
 /** An array or a plain object, as a driver parses a JSON column: what may nest (a Date or a Buffer does not). */
@@ -94,7 +77,7 @@ export function withholdDeepOptions(
       const value = row[key];
       if (!isJsonContainer(value) || tooDeepAt(value, max) === undefined) continue;
       row[key] = null;
-      note(ctx, { id: null, field: columns[key], item, message: withheldMessage(columns[key], max) });
+      noteWithheld(ctx, { id: null, field: columns[key], item, message: withheldMessage(columns[key], max) });
     }
   });
 }
@@ -126,13 +109,4 @@ export function withholdDeepRecord(ctx: Context, model: ModelStatic<Model>, reco
       if (child instanceof Model) withholdDeepRecord(ctx, target, child, max, `${path}${name}.`);
     }
   }
-}
-
-/**
- * A reply's meta with the request's withheld values added as `withheld`, when there are any.
- * @example ctx.body = { ...body, meta: withheldMeta(ctx, body.meta) };
- */
-export function withheldMeta(ctx: Context, meta: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
-  const withheld = (ctx.state as Record<symbol, WithheldValue[] | undefined> | undefined)?.[WITHHELD];
-  return withheld === undefined || withheld.length === 0 ? meta : { ...meta, withheld };
 }

@@ -3,7 +3,8 @@ import type { Context } from 'koa';
 import type { Model, ModelStatic, Transaction } from 'sequelize';
 import { DEFAULT_CONFIG } from '../core/config.js';
 import type { StandardSchemaV1 } from '../core/standard-schema.js';
-import { controllerScope, jsendAnswers } from '../resource/scope.js';
+import { readBody } from '../koa/body.js';
+import { attachBodyReader, controllerScope, jsendAnswers } from '../resource/scope.js';
 import type { FailItem, FastCrudConfig, FieldPolicy, Reply } from '../types.js';
 import type { TypedController } from './typed-hooks.js';
 import type { RelationDeclarations } from '../core/relation-policy.js';
@@ -55,7 +56,10 @@ export abstract class BaseController {
     readonly ctx: Context,
     /** The resolved configuration of the `crud` call that registered this controller. */
     readonly config: FastCrudConfig = DEFAULT_CONFIG,
-  ) {}
+  ) {
+    // The Koa layer reads bodies; the actions mixed in get its reader through their scope.
+    attachBodyReader(this, readBody);
+  }
 
   /** The Sequelize model this controller serves (spec: the controller's model class). */
   abstract modelClassName(): ModelStatic<Model>;

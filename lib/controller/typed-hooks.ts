@@ -12,81 +12,81 @@ export type Query<M extends Model> = FindOptions<Attributes<M>>;
 
 /** The search action's hooks (and `modifyFilters`, which exportCsv shares), typed by the model. */
 export interface SearchHooks<M extends Model> {
-  /** {@inheritDoc ResourceHooks.modifyFilters} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.modifyFilters} */
   modifyFilters(filters: unknown): HookResult<unknown>;
-  /** {@inheritDoc ResourceHooks.modifySearchQuery} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.modifySearchQuery} */
   modifySearchQuery(query: Query<M>): HookResult<Query<M>>;
-  /** {@inheritDoc ResourceHooks.afterSearch} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.afterSearch} */
   afterSearch(rows: Record<string, unknown>[]): HookResult<Record<string, unknown>[]>;
 }
 /** The options action's hooks, typed by the model. */
 export interface OptionsHooks<M extends Model> {
-  /** {@inheritDoc ResourceHooks.modifyOptionsQuery} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.modifyOptionsQuery} */
   modifyOptionsQuery(query: Query<M>): HookResult<Query<M>>;
-  /** {@inheritDoc ResourceHooks.afterOptions} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.afterOptions} */
   afterOptions(items: OptionItem[]): HookResult<OptionItem[]>;
 }
 /** The create action's hooks, typed by the model. */
 export interface CreateHooks<M extends Model> {
-  /** {@inheritDoc ResourceHooks.beforeCreateFill} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.beforeCreateFill} */
   beforeCreateFill(data: WriteData<M>): HookResult<WriteData<M>>;
-  /** {@inheritDoc ResourceHooks.beforeCreate} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.beforeCreate} */
   beforeCreate(data: WriteData<M>): HookResult<WriteData<M>>;
-  /** {@inheritDoc ResourceHooks.afterCreate} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.afterCreate} */
   afterCreate(record: M): void | Promise<void>;
 }
 /** The exportCsv action's hook, typed by the model. */
 export interface ExportCsvHooks<M extends Model> {
-  /** {@inheritDoc ResourceHooks.modifyFilters} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.modifyFilters} */
   modifyFilters(filters: unknown): HookResult<unknown>;
-  /** {@inheritDoc ResourceHooks.modifyExportCsvQuery} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.modifyExportCsvQuery} */
   modifyExportCsvQuery(query: Query<M>): HookResult<Query<M>>;
 }
 /** The read action's hooks, typed by the model. */
 export interface ReadHooks<M extends Model> {
-  /** {@inheritDoc ResourceHooks.modifyReadQuery} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.modifyReadQuery} */
   modifyReadQuery(query: Query<M>): HookResult<Query<M>>;
-  /** {@inheritDoc ResourceHooks.afterRead} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.afterRead} */
   afterRead(record: M): void | Promise<void>;
 }
 /** The update action's hooks, typed by the model. */
 export interface UpdateHooks<M extends Model> {
-  /** {@inheritDoc ResourceHooks.beforeUpdateFill} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.beforeUpdateFill} */
   beforeUpdateFill(data: WriteData<M>): HookResult<WriteData<M>>;
-  /** {@inheritDoc ResourceHooks.modifyUpdateQuery} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.modifyUpdateQuery} */
   modifyUpdateQuery(query: Query<M>): HookResult<Query<M>>;
-  /** {@inheritDoc ResourceHooks.beforeUpdate} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.beforeUpdate} */
   beforeUpdate(record: M, data: WriteData<M>): HookResult<WriteData<M>>;
-  /** {@inheritDoc ResourceHooks.afterUpdate} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.afterUpdate} */
   afterUpdate(record: M): void | Promise<void>;
 }
 /** The delete action's hooks, typed by the model. */
 export interface DeleteHooks<M extends Model> {
-  /** {@inheritDoc ResourceHooks.modifyDeleteQuery} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.modifyDeleteQuery} */
   modifyDeleteQuery(query: Query<M>): HookResult<Query<M>>;
-  /** {@inheritDoc ResourceHooks.beforeDelete} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.beforeDelete} */
   beforeDelete(record: M): void | Promise<void>;
-  /** {@inheritDoc ResourceHooks.afterDelete} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.afterDelete} */
   afterDelete(record: M): void | Promise<void>;
 }
 /** The softDelete action's hooks, typed by the model. */
 export interface SoftDeleteHooks<M extends Model> {
-  /** {@inheritDoc ResourceHooks.modifySoftDeleteQuery} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.modifySoftDeleteQuery} */
   modifySoftDeleteQuery(query: Query<M>): HookResult<Query<M>>;
-  /** {@inheritDoc ResourceHooks.beforeSoftDelete} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.beforeSoftDelete} */
   beforeSoftDelete(record: M): void | Promise<void>;
-  /** {@inheritDoc ResourceHooks.softDeleteUserId} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.softDeleteUserId} */
   softDeleteUserId(ctx: Context): unknown;
-  /** {@inheritDoc ResourceHooks.afterSoftDelete} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.afterSoftDelete} */
   afterSoftDelete(record: M): void | Promise<void>;
 }
 /** The restore action's hooks, typed by the model. */
 export interface RestoreHooks<M extends Model> {
-  /** {@inheritDoc ResourceHooks.modifyRestoreQuery} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.modifyRestoreQuery} */
   modifyRestoreQuery(query: Query<M>): HookResult<Query<M>>;
-  /** {@inheritDoc ResourceHooks.beforeRestore} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.beforeRestore} */
   beforeRestore(record: M): void | Promise<void>;
-  /** {@inheritDoc ResourceHooks.afterRestore} */
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.afterRestore} */
   afterRestore(record: M): void | Promise<void>;
 }
 

@@ -21,7 +21,8 @@ export function parseSortItems(sort: string): Order[] {
 /**
  * Parses a comma-separated sort string into ordering clauses (spec sorting rules 1–5).
  * Items are trimmed, empty ones skipped, a leading `-` means descending, names become snake_case.
- * Never throws; it does not check the columns exist (that is the caller's policy).
+ * Never throws. Unchecked: it checks no column against a model or a policy; a caller that sorts by a
+ * client's string checks each one (`allowedColumn` with `resolvePolicy`), as search does.
  * @example parseSort('createdAt, -price') // [['created_at', 'ASC'], ['price', 'DESC']]
  */
 export function parseSort(sort: string): Order[] {
@@ -34,7 +35,8 @@ export function parseSort(sort: string): Order[] {
 
 /**
  * Returns new find options with the sort string's clauses appended after any order already there.
- * The input is never mutated; an empty sort adds nothing.
+ * The input is never mutated; an empty sort adds nothing. Unchecked, like `parseSort`: every column
+ * named is appended as it is, so check them against a policy first.
  * @example processSort({ where: { active: true } }, '-price')
  *   // { where: { active: true }, order: [['price', 'DESC']] }
  */

@@ -4,14 +4,7 @@ import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { clientErrorOf } from '../core/error-reply.js';
 import { parseBrackets } from '../core/qs-limits.js';
-
-/** A request body as the write actions read it: the parsed value, and whether it came as a form. */
-export interface RequestBody {
-  /** The parsed body; undefined when the request has none. */
-  readonly value: unknown;
-  /** True for `application/x-www-form-urlencoded`: every value is a string (or a list or object of them). */
-  readonly form: boolean;
-}
+import type { RequestBody } from '../resource/scope.js';
 
 /**
  * The parsed body: JSON, or an `application/x-www-form-urlencoded` form parsed with qs within the
@@ -30,20 +23,6 @@ export async function readBody(ctx: Context, limit: number): Promise<RequestBody
     throw clientErrorOf('unsupportedMediaType', 'The body must be JSON (Content-Type: application/json) or a form (application/x-www-form-urlencoded)', 'body');
   }
   return { value: parseJson(await readText(ctx, limit)), form };
-}
-
-/**
- * The parsed JSON body, or undefined when the request has none. A body another middleware
- * already parsed (`ctx.request.body`) is used as it is. Throws client errors: 415 when it is not
- * JSON, 413 over `limit` bytes, 400 when malformed. The write actions use `readBody`, which takes forms too.
- * @example const body = await readJsonBody(ctx, 1_048_576);
- */
-export async function readJsonBody(ctx: Context, limit: number): Promise<unknown> {
-  const parsed = (ctx.request as { body?: unknown }).body;
-  if (parsed !== undefined) return parsed;
-  if (!ctx.request.length && ctx.get('transfer-encoding') === '') return undefined;
-  if (!ctx.is('json')) throw clientErrorOf('unsupportedMediaType', 'The body must be JSON (Content-Type: application/json)', 'body');
-  return parseJson(await readText(ctx, limit));
 }
 
 async function readText(ctx: Context, limit: number): Promise<string> {

@@ -3,13 +3,14 @@ import type { Context } from 'koa';
 import type { Model, ModelStatic } from 'sequelize';
 import type { ErrorFields } from '../core/constraint-fields.js';
 import { watchQueries } from '../execute/deadline.js';
-import { ACTIONS } from '../resource/actions.js';
 import { unsafeBindResource } from '../resource/bind.js';
 import { registerRowScopes } from '../resource/row-scopes.js';
 import { resourceOfController, servesModel, type ControllerClass } from '../resource/controller-resource.js';
 import { isResource, type Resource } from '../resource/resource.js';
 import { attachResource, resourceScope } from '../resource/scope.js';
 import type { CrudMethod, CrudPlugin, FastCrudConfig, Reply } from '../types.js';
+import { ACTIONS } from './action-table.js';
+import { readBody } from './body.js';
 
 /** What `crud` registers: a `resource()` value or a controller class (SPEC.md's form). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a resource of any model
@@ -42,7 +43,7 @@ export function unsafeRouteHandler(
     const bound = unsafeBindResource(target, config, plugins, methods, label);
     watchQueries(bound.model.sequelize!);
     registerRowScopes(bound);
-    const serve = (ctx: Context, method: CrudMethod) => ACTIONS[method](resourceScope(bound, ctx));
+    const serve = (ctx: Context, method: CrudMethod) => ACTIONS[method](resourceScope(bound, ctx, readBody));
     return Object.assign(serve, { fields: errorFields(bound.model, bound.policy.visible) });
   }
   if (servesModel(target)) {

@@ -11,7 +11,7 @@ import { RequestWork, runUnderDeadline } from '../execute/deadline.js';
 import type { Can, CrudMethod, FastCrudConfig, Reply, RouteDef } from '../types.js';
 import type { RouteHandler } from './route-handler.js';
 import { requestHeader, setHeaders } from './cors.js';
-import { withheldMeta } from '../actions/withheld.js';
+import { withheldMeta } from './withheld-meta.js';
 
 export type { ControllerClass } from '../resource/controller-resource.js';
 

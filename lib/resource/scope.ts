@@ -22,10 +22,23 @@ type AnyHook = (...args: never[]) => unknown;
 type HookArgs<K extends HookName> = Parameters<NonNullable<ResourceHooks<Model>[K]>> extends [...infer A, HookContext<Model>] ? A : never;
 type HookValue<K extends HookName> = Awaited<ReturnType<NonNullable<ResourceHooks<Model>[K]>>>;
 
+/** A request body as the write actions read it: the parsed value, and whether it came as a form. */
+export interface RequestBody {
+  /** The parsed body; undefined when the request has none. */
+  readonly value: unknown;
+  /** True for `application/x-www-form-urlencoded`: every value is a string (or a list or object of them). */
+  readonly form: boolean;
+}
+
+/** Reads a request's body within `limit` bytes: the Koa layer's `readBody`, which hands it to every scope. */
+export type BodyReader = (ctx: Context, limit: number) => Promise<RequestBody>;
+
 /** One request of one resource: what an action reads, and the hooks it calls. */
 export interface ActionScope<M extends Model = Model> extends HookContext<M> {
   readonly resource: BoundResource<M>;
   readonly answers: Answers;
+  /** Reads the request's body (create and update); the Koa layer supplies it. */
+  readonly readBody: BodyReader;
   /** The write under way; set by `inTransaction`, seen by hooks. */
   transaction: Transaction | undefined;
   /** True when the resource (or controller) has the hook. */
@@ -50,9 +63,13 @@ export function markDefaultHooks(prototype: object, names: readonly HookName[]):
 
 /**
  * The scope of a request to a `resource()`: its hooks get the scope as their last argument.
- * @example const reply = await searchAction(resourceScope(bound, ctx));
+ * @example const reply = await searchAction(resourceScope(bound, ctx, readBody));
  */
-export function resourceScope<M extends Model>(resource: BoundResource<M>, ctx: Context): ActionScope<M> {
+export function resourceScope<M extends Model>(
+  resource: BoundResource<M>,
+  ctx: Context,
+  readBody: BodyReader,
+): ActionScope<M> {
   const hooks = resource.hooks as Readonly<Record<string, AnyHook | undefined>>;
   const scope: ActionScope<M> = {
     ctx,
@@ -60,6 +77,7 @@ export function resourceScope<M extends Model>(resource: BoundResource<M>, ctx: 
     model: resource.model,
     resource,
     answers: jsendAnswers(resource.config),
+    readBody,
     transaction: undefined,
     hasHook: (name) => hooks[name] !== undefined,
     hook: async (name, ...args) => (await (hooks[name] as ((...a: unknown[]) => unknown) | undefined)?.call(hooks, ...args, scope)) as never,
@@ -69,6 +87,21 @@ export function resourceScope<M extends Model>(resource: BoundResource<M>, ctx: 
 
 const bound = new WeakMap<object, BoundResource>();
 const scopes = new WeakMap<object, ActionScope>();
+const bodyReaders = new WeakMap<object, BodyReader>();
+
+/**
+ * Tells a controller instance how to read its request's body: BaseController's constructor passes
+ * the Koa layer's reader, so the actions it mixes in never import the Koa layer.
+ * @example attachBodyReader(this, readBody)
+ */
+export function attachBodyReader(controller: object, readBody: BodyReader): void {
+  bodyReaders.set(controller, readBody);
+}
+
+/** A controller whose constructor did not attach a reader (one that is not a BaseController) reads no body. */
+const noBodyReader: BodyReader = async () => {
+  throw new TypeError('This controller has no body reader: extend BaseController, whose constructor attaches one');
+};
 
 /**
  * Tells a controller instance the resource its route registered, so it is not resolved again.
@@ -95,6 +128,7 @@ export function controllerScope(controller: BaseController): ActionScope {
     model: resource.model,
     resource,
     answers: controller,
+    readBody: bodyReaders.get(controller) ?? noBodyReader,
     get transaction() {
       return controller.transaction;
     },

@@ -7,7 +7,8 @@ import { mkdirSync } from 'node:fs';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { DataTypes, Sequelize, type Model, type ModelStatic } from 'sequelize';
-import { crud, resource, type SearchCount } from '../../lib/index.js';
+import { crud, resource } from '../../lib/index.js';
+import type { SearchCount } from '../../lib/core.js';
 import { serve } from '../support/http.js';
 
 const rows = Number(process.argv[2] ?? 1_000_000);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { DataTypes } from 'sequelize';
-import { OPERATORS, kindOf, type AttributeDefinition, type Operator } from 'koa-fast-crud';
+import { OPERATORS, kindOf, type AttributeDefinition, type Operator } from 'koa-fast-crud/core';
 import { seedDemo, stableId } from '../../docs/examples/demo/seed.js';
 import { serveDemoInSuite } from '../support/demo.js';
 import { serve } from '../support/http.js';

@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { DATE_YEARS, DEFAULT_CONFIG, QS_OPTIONS } from 'koa-fast-crud';
+import { DATE_YEARS } from '../../lib/core/date-bounds.js';
+import { DEFAULT_CONFIG } from 'koa-fast-crud';
+import { QS_OPTIONS } from 'koa-fast-crud/core';
 import { tableRows } from '../support/markdown.js';
 
 const page = readFileSync('docs/guide/security.md', 'utf8');

@@ -4,20 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { DataTypes, Model, Sequelize, type ModelStatic } from 'sequelize';
-import {
-  BaseController,
-  CrudController,
-  Read,
-  Search,
-  createFastCrud,
-  crud,
-  openApiResource,
-  resource,
-  tenantScope,
-  type CrudOptions,
-  type CrudTarget,
-  type Declarations,
-} from '../../lib/index.js';
+import { BaseController, CrudController, Read, Search, createFastCrud, crud, openApiResource, resource, tenantScope, type CrudOptions, type CrudTarget } from '../../lib/index.js';
+import type { Declarations } from '../../lib/core/resource-check.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { FORMS as SPEC_FORMS } from '../support/forms.js';
 import { serve, type TestServer } from '../support/http.js';

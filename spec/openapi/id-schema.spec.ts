@@ -4,7 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { DataTypes, Sequelize } from 'sequelize';
-import { attributeSchema, crud, openApiDocument, openApiResource, resource, type FastCrudConfigInput } from '../../lib/index.js';
+import { attributeSchema } from '../../lib/openapi/attribute-schema.js';
+import { crud, openApiDocument, openApiResource, resource, type FastCrudConfigInput } from '../../lib/index.js';
 import { serve, type TestServer } from '../support/http.js';
 
 // The document's {id} and the route's lookup come from one resolver: per action, by attribute or column name.

@@ -1,27 +1,9 @@
 /** The two forms of a resource, class and `resource()`, built from one spec: every model-based HTTP suite runs over both. */
 import type Router from '@koa/router';
 import type { Model, ModelStatic } from 'sequelize';
-import {
-  BaseController,
-  Create,
-  Delete,
-  ExportCsv,
-  Options,
-  Read,
-  Restore,
-  Search,
-  SoftDelete,
-  Update,
-  crud,
-  resource,
-  type AbstractConstructor,
-  type ControllerClass,
-  type CrudMethod,
-  type CrudOptions,
-  type HookContext,
-  type ResourceSpec,
-  type RouteDef,
-} from '../../lib/index.js';
+import { BaseController, Create, Delete, ExportCsv, Options, Read, Restore, Search, SoftDelete, Update, crud, resource, type CrudMethod, type CrudOptions, type HookContext, type ResourceSpec, type RouteDef } from '../../lib/index.js';
+import type { AbstractConstructor } from '../../lib/controller/base-controller.js';
+import type { ControllerClass } from '../../lib/koa/route-middleware.js';
 import type { RelationDeclarations } from '../../lib/core/relation-policy.js';
 
 /** One way of registering a resource; suites name it in their titles and give it its own tables. */

@@ -1,5 +1,5 @@
 /** Hand-written Standard Schemas for the validation suites: the interface alone, no library. */
-import type { StandardSchemaV1 } from '../../lib/index.js';
+import type { StandardSchemaV1 } from '../../lib/core.js';
 
 /** What a check finds: the issues, or the output value. */
 export type Checked = { readonly issues: readonly StandardSchemaV1.Issue[] } | { readonly value: unknown };

@@ -3,7 +3,8 @@
  * docs/generated/error-codes.md, which the page includes, and spec/docs/site-examples.spec.ts fails
  * when the committed file differs from what the table gives now.
  */
-import { ERROR_CODES, ERROR_TABLE, type ErrorCode, type ErrorStatus } from 'koa-fast-crud';
+import { ERROR_TABLE, type ErrorCode } from 'koa-fast-crud';
+import { ERROR_CODES, type ErrorStatus } from 'koa-fast-crud/core';
 
 /** The sections of the errors page that show a code in a reply, by the link text the table uses. */
 const SECTIONS = {

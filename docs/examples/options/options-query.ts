@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import * as E from 'fp-ts/lib/Either.js';
-import { buildOptionsQuery, formatOptions, undeclaredValueColumn } from 'koa-fast-crud';
-import type { OptionItem, OptionsError } from 'koa-fast-crud';
+import type { OptionItem } from 'koa-fast-crud';
+import { buildOptionsQuery, formatOptions, undeclaredValueColumn, type OptionsError } from 'koa-fast-crud/core';
 import { Customer } from './customers.js';
 
 // #region plan

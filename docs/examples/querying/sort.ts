@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import Router from '@koa/router';
 import { Sequelize } from 'sequelize';
-import { DEFAULT_CONFIG, allowedColumn, fail, parseSort, processSort, resolvePolicy, singleParam } from 'koa-fast-crud';
-import type { Order } from 'koa-fast-crud';
+import { DEFAULT_CONFIG } from 'koa-fast-crud';
+import { allowedColumn, fail, parseSort, processSort, resolvePolicy, singleParam, type Order } from 'koa-fast-crud/core';
 import { defineDemoModels } from '../demo/models.js';
 
 // #region parse

@@ -1,4 +1,4 @@
-/** The action table: each route-table method name to the lifecycle that serves it for a `resource()`. */
+/** The action table, beside `crud`: each route-table method name to the lifecycle that serves it for a `resource()`. */
 import { createAction } from '../actions/create.js';
 import { deleteAction } from '../actions/delete.js';
 import { exportCsvAction } from '../actions/export-csv.js';
@@ -8,7 +8,7 @@ import { searchAction } from '../actions/search.js';
 import { restoreAction, softDeleteAction } from '../actions/soft-delete.js';
 import { updateAction } from '../actions/update.js';
 import type { CrudMethod, Reply } from '../types.js';
-import type { ActionScope } from './scope.js';
+import type { ActionScope } from '../resource/scope.js';
 
 /**
  * The lifecycle of every standard action: the same functions the class form's mixins call.

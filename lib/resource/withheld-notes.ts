@@ -1,0 +1,41 @@
+/**
+ * The values withheld from one request's reply, noted by the actions and read by the Koa layer,
+ * which adds them to the reply's `meta.withheld`.
+ */
+import type { Context } from 'koa';
+
+/** A value withheld from a reply: the primary key of its row (of the included record, for one), the attribute, why. */
+export interface WithheldValue {
+  /** The row's primary key; null in an options list, which selects none. */
+  readonly id: unknown;
+  /**
+   * The attribute, after its association path for an included record (`category.meta`); in options, the
+   * `label` or `value` column asked for.
+   */
+  readonly field: string;
+  /** In options: the index of the item in the list whose `label` or `value` is withheld. */
+  readonly item?: number;
+  readonly message: string;
+}
+
+/** Internal: the `ctx.state` key the withheld values of one request are collected under. */
+const WITHHELD: unique symbol = Symbol('koa-fast-crud: withheld values');
+
+type Notes = Record<symbol, WithheldValue[] | undefined>;
+
+/**
+ * Notes a value withheld from this request's reply.
+ * @example noteWithheld(ctx, { id: 7, field: 'meta', message: 'The stored value of meta nests …' })
+ */
+export function noteWithheld(ctx: Context, withheld: WithheldValue): void {
+  const state = ctx.state as Notes;
+  (state[WITHHELD] ??= []).push(withheld);
+}
+
+/**
+ * The values withheld from this request's reply so far, or undefined when none were.
+ * @example withheldValues(ctx) // [{ id: 7, field: 'meta', message: … }]
+ */
+export function withheldValues(ctx: Context): readonly WithheldValue[] | undefined {
+  return (ctx.state as Notes | undefined)?.[WITHHELD];
+}
