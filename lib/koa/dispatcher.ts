@@ -15,29 +15,29 @@ export interface DispatchRoute {
 
 /** The dispatcher's layer paths, and the middleware to register on each with `router.all`. */
 export interface Dispatcher {
-  /** `<uri>` followed by one optional segment per level of the deepest route (`/products{/:…}{/:…}`). */
+  /** `<uri>` and any path below it (`/products{/*fastCrudPath}`). */
   readonly patterns: readonly string[];
   readonly middleware: Middleware;
 }
 
-/** Parameter names of the pattern's segments: never seen by a route (removed from `ctx.params` first). */
-const SEGMENTS = ['fastCrudSegment1', 'fastCrudSegment2', 'fastCrudSegment3'] as const;
+/** The name of the pattern's wildcard: never seen by a route (removed from `ctx.params` first). */
+const REST = 'fastCrudPath';
 
 /** How many resource routers (one per prefix the layer is seen under) a dispatcher keeps. */
 const MAX_PREFIXES = 16;
 
 /**
- * The layer paths of a resource whose routes sit at `base` (the uri's path, '' for the root) and
- * up to `depth` segments below it. A resource at the root gets its root path as a layer of its own,
- * so that a prefix (`/api`, or `/api/` with `strict`) applies to it as to any root route.
- * @example dispatchPatterns('/products', 2) // ['/products{/:fastCrudSegment1}{/:fastCrudSegment2}']
- * @example dispatchPatterns('', 1) // ['/', '/:fastCrudSegment1']
+ * The layer paths of a resource whose routes sit at `base` (the uri's path, '' for the root), and
+ * below it when `nested`. A resource at the root gets its root path as a layer of its own, so that
+ * a prefix (`/api`, or `/api/` with `strict`) applies to it as to any root route. One wildcard, not
+ * a segment per level: @koa/router's regular expression for a path with optional segments has a
+ * branch per combination, and it tests every layer's on every request.
+ * @example dispatchPatterns('/products', true) // ['/products{/*fastCrudPath}']
+ * @example dispatchPatterns('', true) // ['/', '/*fastCrudPath']
  */
-export function dispatchPatterns(base: string, depth: number): string[] {
-  const optional = SEGMENTS.slice(0, depth).map((name) => `{/:${name}}`);
-  if (base !== '') return [base + optional.join('')];
-  // At the root the first segment is required, the root path being a layer of its own.
-  return depth === 0 ? ['/'] : ['/', `/:${SEGMENTS[0]}${optional.slice(1).join('')}`];
+export function dispatchPatterns(base: string, nested: boolean): string[] {
+  if (base !== '') return [nested ? `${base}{/*${REST}}` : base];
+  return nested ? ['/', `/*${REST}`] : ['/'];
 }
 
 /** The prefix a dispatcher layer has when it runs: its path without the pattern it was registered with. */
@@ -50,7 +50,7 @@ function prefixOf(layerPath: string, patterns: readonly string[]): string | unde
 
 /**
  * The dispatcher of one resource: `router.all(pattern, middleware)` registers it for each pattern. The patterns
- * match every path of the resource's routes (and other paths of the same shape); the middleware
+ * match every path of the resource's routes (and any other path below its uri); the middleware
  * runs the request through a router that holds exactly those routes, one layer per verb and path
  * under the prefix the layer has when it runs (`router.prefix` later, or a parent router's
  * `use(path, child.routes())`), so matching, `ctx.params`, `ctx._matchedRoute`, `ctx.routerPath`
@@ -60,8 +60,7 @@ function prefixOf(layerPath: string, patterns: readonly string[]): string | unde
  * @example const { patterns, middleware } = dispatcher('/products', routes, router); for (const p of patterns) router.all(p, middleware);
  */
 export function dispatcher(base: string, routes: readonly DispatchRoute[], owner: Router): Dispatcher {
-  const depth = Math.max(0, ...routes.map((route) => route.path.slice(base.length).split('/').filter(Boolean).length));
-  const patterns = dispatchPatterns(base, depth);
+  const patterns = dispatchPatterns(base, routes.some((route) => route.path.slice(base.length).split('/').some(Boolean)));
   const routers = new Map<string, ResourceRouter>();
   const routerFor = (layerPath: string): ResourceRouter | undefined => {
     const prefix = prefixOf(layerPath, patterns);
@@ -84,7 +83,7 @@ export function dispatcher(base: string, routes: readonly DispatchRoute[], owner
     const tail = matched.slice(at + 1);
     // @koa/router appends the layers it matches to this array; `settle` puts them in place of this layer.
     ctx.matched = [...head];
-    ctx.params = withoutSegments(ctx.params);
+    ctx.params = withoutRest(ctx.params);
     ctx.request.params = ctx.params;
     let settled = false;
     // Runs before any code of the resource's routes, when the request leaves them, and when they return.
@@ -146,9 +145,8 @@ function resourceRouter(prefix: string, routes: readonly DispatchRoute[], owner:
   };
 }
 
-function withoutSegments(params: Record<string, string>): Record<string, string> {
-  if (!SEGMENTS.some((name) => name in params)) return params;
-  const rest = { ...params };
-  for (const name of SEGMENTS) delete rest[name];
-  return rest;
+function withoutRest(params: Record<string, string>): Record<string, string> {
+  if (!(REST in params)) return params;
+  const { [REST]: _rest, ...others } = params;
+  return others;
 }

@@ -189,7 +189,25 @@ describe('crud on a router', () => {
       assert.equal(Object.hasOwn(layer, 'match'), false);
       assert.equal(typeof Object.getOwnPropertyDescriptor(layer, 'path')?.value, 'string');
     }
-    assert.deepEqual(router.stack.slice(0, 2).map((layer) => layer.path), ['/v2/r0{/:fastCrudSegment1}{/:fastCrudSegment2}', '/v2/r1']);
+    assert.deepEqual(router.stack.slice(0, 2).map((layer) => layer.path), ['/v2/r0{/*fastCrudPath}', '/v2/r1']);
+  });
+});
+
+describe('router.use middleware with one layer per resource', () => {
+  it('runs for the resource\'s paths with any verb (routes.md), and not for a path of no resource', async () => {
+    const seen: string[] = [];
+    const router = new Router();
+    router.use((ctx, next) => (seen.push(`${ctx.method} ${ctx.path}`), next()));
+    crud(router, 'products', EchoController, { only: ['search', 'read'] });
+    const server = await serve(new Koa().use(router.routes()).use(router.allowedMethods()));
+    try {
+      assert.equal((await server.get('/products')).body.data.method, 'search');
+      assert.equal((await server.request('PATCH', '/products')).status, 405);
+      assert.equal((await server.get('/elsewhere')).status, 404);
+      assert.deepEqual(seen, ['GET /products', 'PATCH /products']);
+    } finally {
+      await server.close();
+    }
   });
 });
 
