@@ -8,7 +8,7 @@ import type { Can, CrudMethod, CrudPlugin, FastCrudConfig, FastCrudConfigInput, 
 import { describeResource, type openApiResource } from './openapi-resource.js';
 import { targetName, unsafeRouteHandler, type CrudTarget } from './route-handler.js';
 import { preflight } from './cors.js';
-import { dispatcher, type DispatchRoute } from './dispatcher.js';
+import { newRun, runAtEnd, RUN_PATTERNS, type DispatchRoute } from './dispatcher.js';
 import { routeMiddleware } from './route-middleware.js';
 
 /** Options of one `crud` call. */
@@ -94,9 +94,11 @@ function register(router: Router, uri: string, target: CrudTarget, options: Crud
     const methods = group.verbs.map((verb) => verb.toUpperCase());
     return [...served, { verb: 'options', path, middleware: preflight(methods, config.cors) }];
   });
-  // One layer on the app's router for the whole resource; its own router runs the routes (see dispatcher).
-  const { patterns, middleware } = dispatcher(basePath(uri), routes, router);
-  for (const pattern of patterns) router.all(pattern, middleware);
+  // Consecutive crud calls share two layers on the app's router; a router of the resource's own runs its routes.
+  const joined = runAtEnd(router);
+  const run = joined ?? newRun(router);
+  run.add(basePath(uri), routes);
+  if (joined === undefined) for (const pattern of RUN_PATTERNS) router.all(pattern, run.middleware);
   return plan;
 }
 

@@ -1,6 +1,7 @@
 /**
- * One router layer per `crud` call: it matches the resource's paths by their shape and runs the
- * resource's routes on a small router of its own, so @koa/router tests one layer per resource.
+ * Two router layers per run of consecutive `crud` calls: they find the resources a request path can
+ * reach in a map and run each one's routes on a small router of its own, so @koa/router tests two
+ * layers for any number of resources, through its public API only.
  */
 import Router, { type Layer, type RouterContext } from '@koa/router';
 import type { Middleware, Next } from 'koa';
@@ -13,95 +14,142 @@ export interface DispatchRoute {
   readonly middleware: Middleware;
 }
 
-/** The dispatcher's layer paths, and the middleware to register on each with `router.all`. */
-export interface Dispatcher {
-  /** `<uri>` and any path below it (`/products{/*fastCrudPath}`). */
-  readonly patterns: readonly string[];
-  readonly middleware: Middleware;
-}
-
-/** The name of the pattern's wildcard: never seen by a route (removed from `ctx.params` first). */
+/** The name of the crud layer's wildcard: never seen by a route (removed from `ctx.params` first). */
 const REST = 'fastCrudPath';
 
-/** How many resource routers (one per prefix the layer is seen under) a dispatcher keeps. */
+/** The path of a run's second layer: anything below the router's prefix. */
+const WILDCARD = `/*${REST}`;
+
+/** The paths of the two layers of a run of `crud` calls: the router's root, and anything below it. */
+export const RUN_PATTERNS: readonly string[] = ['/', WILDCARD];
+
+/** How many routers of a resource (one per prefix its layers are seen under) a run keeps. */
 const MAX_PREFIXES = 16;
 
-/**
- * The layer paths of a resource whose routes sit at `base` (the uri's path, '' for the root), and
- * below it when `nested`. A resource at the root gets its root path as a layer of its own, so that
- * a prefix (`/api`, or `/api/` with `strict`) applies to it as to any root route. One wildcard, not
- * a segment per level: @koa/router's regular expression for a path with optional segments has a
- * branch per combination, and it tests every layer's on every request.
- * @example dispatchPatterns('/products', true) // ['/products{/*fastCrudPath}']
- * @example dispatchPatterns('', true) // ['/', '/*fastCrudPath']
- */
-export function dispatchPatterns(base: string, nested: boolean): string[] {
-  if (base !== '') return [nested ? `${base}{/*${REST}}` : base];
-  return nested ? ['/', `/*${REST}`] : ['/'];
+/** A uri path made of plain characters only: a request path can reach it only by starting with it. */
+const LITERAL = /^(\/[A-Za-z0-9_.~-]+)+$/;
+
+/** One resource of a run: the path its routes start with, and its routes. */
+interface Member {
+  /** Its place in the run, the order of registration. */
+  readonly order: number;
+  readonly routes: readonly DispatchRoute[];
+  /** Its router per prefix, made at its first request under that prefix. */
+  readonly routers: Map<string, ResourceRouter>;
 }
 
-/** The prefix a dispatcher layer has when it runs: its path without the pattern it was registered with. */
-function prefixOf(layerPath: string, patterns: readonly string[]): string | undefined {
-  const pattern = patterns.find((candidate) => candidate !== '/' && layerPath.endsWith(candidate));
-  if (pattern !== undefined) return layerPath.slice(0, layerPath.length - pattern.length);
-  // The root layer: '/', '<prefix>', or '<prefix>/' with `strict`.
-  return patterns[0] === '/' ? layerPath.replace(/\/$/, '') : undefined;
+/** The resources of consecutive `crud` calls on one router, served by the same two layers. */
+export interface Run {
+  /** The router whose stack holds the run's layers. */
+  readonly owner: Router;
+  /** Registered on both layers with `router.all`. */
+  readonly middleware: Middleware;
+  /** Adds a resource whose routes start with `base` ('' at the root) to the run. */
+  add(base: string, routes: readonly DispatchRoute[]): void;
+}
+
+/** Marks the run middleware, so the next `crud` call finds the run it may join at the end of `router.stack`. */
+const RUN = Symbol('fastCrudRun');
+
+/**
+ * The run a `crud` call on `router` joins: the one whose layers are the last of `router.stack`, so
+ * that every route keeps its place in the registration order; undefined after a route of the app.
+ * @example const run = runAtEnd(router) ?? newRun(router);
+ */
+export function runAtEnd(router: Router): Run | undefined {
+  const middleware: unknown = router.stack.at(-1)?.stack.at(-1);
+  if (typeof middleware !== 'function' || !(RUN in middleware)) return undefined;
+  const run = (middleware as { [RUN]: Run })[RUN];
+  return run.owner === router ? run : undefined;
 }
 
 /**
- * The dispatcher of one resource: `router.all(pattern, middleware)` registers it for each pattern. The patterns
- * match every path of the resource's routes (and any other path below its uri); the middleware
- * runs the request through a router that holds exactly those routes, one layer per verb and path
- * under the prefix the layer has when it runs (`router.prefix` later, or a parent router's
- * `use(path, child.routes())`), so matching, `ctx.params`, `ctx._matchedRoute`, `ctx.routerPath`
- * and `router.param` handlers are @koa/router's own. It puts that router's matched layers in its
- * own place in `ctx.matched`, so `allowedMethods()` and `notFound()` answer 405, 501, OPTIONS and
- * `Allow` from the routes as if they were on the app's router, and sets `ctx.routeMatched` from them.
- * @example const { patterns, middleware } = dispatcher('/products', routes, router); for (const p of patterns) router.all(p, middleware);
+ * A run of `crud` calls: `router.all(pattern, run.middleware)` for each of `RUN_PATTERNS` registers
+ * it. The layers match every path under the router's prefix; the middleware finds the resources a
+ * request path can reach by the literal start of their paths (a map, whatever their number), and
+ * runs the request through a router that holds exactly one resource's routes, one layer per verb
+ * and path, under the prefix the layer has when it runs (`router.prefix` later, or a parent
+ * router's `use(path, child.routes())`), so matching, `ctx.params`, `ctx._matchedRoute`,
+ * `ctx.routerPath` and `router.param` handlers are @koa/router's own. It puts those routers'
+ * matched layers in its own place in `ctx.matched`, so `allowedMethods()` and `notFound()` answer
+ * 405, 501, OPTIONS and `Allow` from the routes as if they were on the app's router, and sets
+ * `ctx.routeMatched` from them.
+ * @example const run = newRun(router); for (const path of RUN_PATTERNS) router.all(path, run.middleware);
  */
-export function dispatcher(base: string, routes: readonly DispatchRoute[], owner: Router): Dispatcher {
-  const patterns = dispatchPatterns(base, routes.some((route) => route.path.slice(base.length).split('/').some(Boolean)));
-  const routers = new Map<string, ResourceRouter>();
-  const routerFor = (layerPath: string): ResourceRouter | undefined => {
-    const prefix = prefixOf(layerPath, patterns);
-    if (prefix === undefined) return undefined;
-    let found = routers.get(prefix);
+export function newRun(owner: Router): Run {
+  const members: Member[] = [];
+  const byBase = new Map<string, Member[]>();
+  const anywhere: Member[] = [];
+  const sensitive = owner.opts.sensitive === true;
+  const fold = (path: string) => (sensitive ? path : path.toLowerCase());
+  const reachable = (relative: string): Member[] => {
+    const found = [...anywhere];
+    for (let end = relative.indexOf('/', 1); ; end = relative.indexOf('/', end + 1)) {
+      const hit = byBase.get(fold(end < 0 ? relative : relative.slice(0, end)));
+      if (hit !== undefined) found.push(...hit);
+      if (end < 0) break;
+    }
+    return found.length < 2 ? found : found.sort((a, b) => a.order - b.order);
+  };
+  const routerOf = (member: Member, prefix: string): ResourceRouter => {
+    let found = member.routers.get(prefix);
     if (found !== undefined) return found;
-    if (routers.size >= MAX_PREFIXES) routers.delete(routers.keys().next().value!);
-    found = resourceRouter(prefix, routes, owner);
-    routers.set(prefix, found);
+    if (member.routers.size >= MAX_PREFIXES) member.routers.delete(member.routers.keys().next().value!);
+    found = resourceRouter(prefix, member.routes, owner);
+    member.routers.set(prefix, found);
     return found;
   };
   const middleware = function fastCrudDispatch(ctx: RouterContext, next: Next): Promise<unknown> {
-    const own = typeof ctx.routerPath === 'string' ? routerFor(ctx.routerPath) : undefined;
+    const layerPath = ctx.routerPath ?? '';
     const matched = ctx.matched ?? [];
-    const at = matched.findIndex((layer) => layer.path === ctx.routerPath && layer.stack.includes(middleware));
-    if (own === undefined || at < 0) return next();
-    own.adopt(owner, ctx.router);
+    const at = matched.findIndex((layer) => layer.path === layerPath && layer.stack.includes(middleware));
+    if (at < 0) return next();
+    const below = layerPath.endsWith(WILDCARD);
+    const prefix = layerPath.slice(0, below ? layerPath.length - WILDCARD.length : undefined).replace(/\/$/, '');
+    // The part of the path below the prefix, as sent: the wildcard's capture (none for the root layer).
+    const relative = below ? `/${ctx.captures?.at(-1) ?? ''}` : '';
+    const routers = reachable(relative).map((member) => routerOf(member, prefix));
     const outer = ctx.router;
+    for (const router of routers) router.adopt(owner, outer);
     const head = matched.slice(0, at);
     const tail = matched.slice(at + 1);
-    // @koa/router appends the layers it matches to this array; `settle` puts them in place of this layer.
+    const mine: Layer[] = [];
+    // @koa/router appends the layers it matches to this array; `settle` moves them to this layer's place.
     ctx.matched = [...head];
+    let seen = head.length;
     ctx.params = withoutRest(ctx.params);
     ctx.request.params = ctx.params;
-    let settled = false;
-    // Runs before any code of the resource's routes, when the request leaves them, and when they return.
+    // Runs before any code of a resource's routes, and when the request leaves them.
     const settle = () => {
-      if (settled) return;
-      settled = true;
-      const mine = (ctx.matched ?? []).slice(head.length).filter((layer) => layer !== own.entry);
+      const appended = (ctx.matched ?? []).slice(seen);
+      mine.push(...appended.filter((layer) => !routers.some((router) => router.entry === layer)));
       ctx.matched = [...head, ...mine, ...tail];
+      seen = ctx.matched.length;
       ctx.router = outer;
       ctx.routeMatched = ctx.matched.some((layer) => layer.methods.includes(ctx.method));
       if (!mine.some((layer) => layer.methods.includes(ctx.method))) ctx._matchedRoute = undefined;
     };
-    own.settle.set(ctx, settle);
-    const done = own.middleware(ctx, () => (settle(), next()));
-    settle();
-    return Promise.resolve(done);
+    const dispatch = (index: number): Promise<unknown> => {
+      const router = routers[index];
+      if (router === undefined) return (settle(), next());
+      router.settle.set(ctx, settle);
+      // The router calls `enter` first, or this `next` when no route of its own matches: `settle` runs either way.
+      return Promise.resolve(router.middleware(ctx, () => (settle(), dispatch(index + 1))));
+    };
+    return dispatch(0);
   } as Middleware;
-  return { patterns, middleware };
+  const run: Run = {
+    owner,
+    middleware,
+    add: (base, routes) => {
+      const member: Member = { order: members.length, routes, routers: new Map() };
+      members.push(member);
+      if (!LITERAL.test(base)) anywhere.push(member);
+      else byBase.set(fold(base), [...(byBase.get(fold(base)) ?? []), member]);
+    },
+  };
+  Object.assign(middleware, { [RUN]: run });
+  return run;
 }
 
 /** The router of one resource under one prefix, and what connects it to a request. */
