@@ -89,7 +89,11 @@ function register(router: Router, uri: string, target: CrudTarget, options: Crud
   const routes = groupRoutes(plan).flatMap((group): DispatchRoute[] => {
     const { path, uuidParams } = compilePath(group.path);
     const runtime = { handler, config, can: options.can, uuidParams: constrained(uuidParams) };
-    const served = group.routes.map((def): DispatchRoute => ({ verb: def.verb, path, middleware: routeMiddleware(def, runtime) }));
+    const served = group.routes.map((def): DispatchRoute => ({
+      verb: def.verb,
+      path,
+      middleware: routeMiddleware(def, runtime),
+    }));
     if (!cors) return served;
     const methods = group.verbs.map((verb) => verb.toUpperCase());
     return [...served, { verb: 'options', path, middleware: preflight(methods, config.cors) }];
