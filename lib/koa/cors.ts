@@ -24,14 +24,13 @@ export function requestHeader(ctx: Context, name: string): string | undefined {
 }
 
 /**
- * Middleware for a path `crud` serves with `methods` that answers a CORS preflight from a trusted
- * origin (204, `Access-Control-Allow-*`) and passes every other request to `serve`; an `OPTIONS`
- * that is no trusted preflight passes on to `router.allowedMethods()`, which answers it with `Allow`.
- * @example router.register('/products', ['get', 'post', 'options'], withPreflight(serve, ['GET', 'POST'], config.cors))
+ * Middleware for the `OPTIONS` route of a path `crud` serves with `methods`: it answers a CORS
+ * preflight from a trusted origin (204, `Access-Control-Allow-*`) and passes any other `OPTIONS`
+ * on to `router.allowedMethods()`, which answers it with `Allow`.
+ * @example router.options('/products', preflight(['GET', 'POST'], config.cors))
  */
-export function withPreflight(serve: Middleware, methods: readonly string[], cors: CorsConfig): Middleware {
+export function preflight(methods: readonly string[], cors: CorsConfig): Middleware {
   return function fastCrudPreflight(ctx: Context, next: Next) {
-    if (ctx.method !== 'OPTIONS') return serve(ctx, next);
     const request = {
       origin: requestHeader(ctx, 'origin'),
       requestMethod: requestHeader(ctx, 'access-control-request-method'),

@@ -7,10 +7,8 @@ import { compilePath } from '../core/route-path.js';
 import type { Can, CrudMethod, CrudPlugin, FastCrudConfig, FastCrudConfigInput, RouteDef } from '../types.js';
 import { describeResource, type openApiResource } from './openapi-resource.js';
 import { targetName, unsafeRouteHandler, type CrudTarget } from './route-handler.js';
-import { withLiteralHead, type Layer } from './literal-head.js';
-import { indexLayer, indexRouter } from './layer-index.js';
-import { pathMiddleware } from './path-middleware.js';
-import { withPreflight } from './cors.js';
+import { preflight } from './cors.js';
+import { newRun, runAtEnd, RUN_PATTERNS, type DispatchRoute } from './dispatcher.js';
 import { routeMiddleware } from './route-middleware.js';
 
 /** Options of one `crud` call. */
@@ -85,19 +83,31 @@ function register(router: Router, uri: string, target: CrudTarget, options: Crud
   }
   const plan = planRoutes(target, { ...options, uri, optionsPermission: config.options.permission });
   const handler = unsafeRouteHandler(target, config, [...(options.plugins ?? []), ...appPlugins], [...new Set(plan.map((def) => def.method))], label);
-  // One layer per path, not per route: @koa/router tests every layer's regexp on every request.
-  for (const group of groupRoutes(plan)) {
+  const constrained = (uuidParams: readonly string[]) => (config.global.find_field_is_uuid ? uuidParams : []);
+  // With trusted origins, each path also answers their CORS preflights (OPTIONS), after its own verbs.
+  const cors = config.cors.origins.length > 0;
+  const routes = groupRoutes(plan).flatMap((group): DispatchRoute[] => {
     const { path, uuidParams } = compilePath(group.path);
-    const constrained = config.global.find_field_is_uuid ? uuidParams : [];
-    const byVerb = group.routes.map((def) => [def.verb, routeMiddleware(def, { handler, config, can: options.can, uuidParams: constrained })] as const);
-    const serve = pathMiddleware(byVerb);
-    // With trusted origins, the path also answers their CORS preflights (OPTIONS).
-    const cors = config.cors.origins.length > 0;
-    const verbs = cors ? [...group.verbs, 'options'] : [...group.verbs];
-    const middleware = cors ? withPreflight(serve, group.verbs.map((verb) => verb.toUpperCase()), config.cors) : serve;
-    indexLayer(withLiteralHead(router.register(path, verbs, middleware) as Layer));
-  }
-  // @koa/router's match tests every layer; the index tests only those a path can reach, with the same result.
-  indexRouter(router);
+    const runtime = { handler, config, can: options.can, uuidParams: constrained(uuidParams) };
+    const served = group.routes.map((def): DispatchRoute => ({
+      verb: def.verb,
+      path,
+      middleware: routeMiddleware(def, runtime),
+    }));
+    if (!cors) return served;
+    const methods = group.verbs.map((verb) => verb.toUpperCase());
+    return [...served, { verb: 'options', path, middleware: preflight(methods, config.cors) }];
+  });
+  // Consecutive crud calls share two layers on the app's router; a router of the resource's own runs its routes.
+  const joined = runAtEnd(router);
+  const run = joined ?? newRun(router);
+  run.add(basePath(uri), routes);
+  if (joined === undefined) for (const pattern of RUN_PATTERNS) router.all(pattern, run.middleware);
   return plan;
+}
+
+/** The path every route of `uri` starts with: '/products' for 'products/', '' for the root. */
+function basePath(uri: string): string {
+  const trimmed = uri.replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? '' : `/${trimmed}`;
 }

@@ -6,6 +6,7 @@
  * requests identically before timing starts. The load comes from this process (keep-alive agent, a
  * few requests in flight) and each server reports its own CPU time.
  *   npm run bench -- routing [resources=500] [rounds=5] [requests=3000]
+ * `BENCH_PORT=<n>`: the servers listen on n, n+1 and n+2 (a free port each by default).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
@@ -31,7 +32,7 @@ const REQUESTS = [
 type Reply = { status: number; body: string };
 
 /** Child: a Koa app with `count` resources, the target at `position` ('last' | 'middle'). */
-async function server(count: number, position: string): Promise<void> {
+async function server(count: number, position: string, port: number): Promise<void> {
   const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
   const define = (name: string, table: string) =>
     sequelize.define(name, { id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 }, name: DataTypes.STRING }, { tableName: table, timestamps: false });
@@ -56,7 +57,7 @@ async function server(count: number, position: string): Promise<void> {
   app.use(router.routes()).use(router.allowedMethods());
   // Exit normally when the parent goes away, so `node --cpu-prof` can write its profile.
   process.on('disconnect', () => process.exit(0));
-  const listening = app.listen(0, '127.0.0.1', () => process.send!({ port: (listening.address() as { port: number }).port }));
+  const listening = app.listen(port, '127.0.0.1', () => process.send!({ port: (listening.address() as { port: number }).port }));
 }
 
 function send(agent: Agent, port: number, method: string, path: string): Promise<Reply> {
@@ -92,8 +93,8 @@ interface Server {
   readonly port: number;
 }
 
-async function start(label: string, count: number, position: string): Promise<Server> {
-  const child = fork(self, ['server', String(count), position], { execArgv: ['--import', 'tsx'] });
+async function start(label: string, count: number, position: string, listenOn: number): Promise<Server> {
+  const child = fork(self, ['server', String(count), position, String(listenOn)], { execArgv: ['--import', 'tsx'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (message) => resolve((message as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`${label} server exited with ${code}`)));
@@ -114,7 +115,8 @@ async function main(resources: number, rounds: number, requests: number): Promis
   const results = variants.map(() => REQUESTS.map(() => ({ rps: [] as number[], cpu: [] as number[] })));
   let layers: number[] = [];
   for (let round = 0; round < rounds; round += 1) {
-    const servers = await Promise.all(variants.map((v) => start(v.label, v.count, v.position)));
+    const base = Number(process.env['BENCH_PORT'] ?? 0);
+    const servers = await Promise.all(variants.map((v, i) => start(v.label, v.count, v.position, base === 0 ? 0 : base + i)));
     try {
       // Same answers everywhere before timing.
       for (const r of REQUESTS) {
@@ -138,7 +140,7 @@ async function main(resources: number, rounds: number, requests: number): Promis
         }
       }
     } finally {
-      for (const s of servers) s.child.kill();
+      await Promise.all(servers.map((s) => new Promise((resolve) => (s.child.once('exit', resolve), s.child.kill()))));
     }
   }
   agent.destroy();
@@ -159,5 +161,5 @@ async function main(resources: number, rounds: number, requests: number): Promis
 }
 
 const [mode = 'run', ...rest] = process.argv.slice(2);
-if (mode === 'server') await server(Number(rest[0]), rest[1] ?? 'last');
+if (mode === 'server') await server(Number(rest[0]), rest[1] ?? 'last', Number(rest[2] ?? 0));
 else await main(Number(rest[0] ?? 500), Number(rest[1] ?? 5), Number(rest[2] ?? 3000));

@@ -14,14 +14,16 @@ mkdirSync(dirname(storage), { recursive: true });
 // koa-fast-crud runs its writes on one SQLite file one at a time; openSqlite adds WAL, IMMEDIATE transactions
 // and retries of SQLITE_BUSY, the settings docs/guide/operations.md gives for concurrent writes.
 const sequelize = await openSqlite(storage);
-const { app, models, router, admin } = createDemoApp(sequelize);
+const { app, models, openApi, admin } = createDemoApp(sequelize);
 await seedDemo(models);
 
 // A URL up to 64 KiB reaches the library, which answers a JSend 414 past global.max_url_length (8,192
 // characters); with Node's default 16 KiB, Node itself would answer a bare 431 and close the connection.
 const server = createServer({ maxHeaderSize: 65_536 }, app.callback()).listen(port, '127.0.0.1', () => {
   const base = `http://localhost:${(server.address() as AddressInfo).port}`;
-  const routes = router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `  ${m.padEnd(6)} ${layer.path}`));
+  // The routes as the OpenAPI document lists them: on the router, crud's one layer per resource serves them all.
+  const operations = Object.entries(openApi.paths ?? {}).flatMap(([path, item]) => Object.keys(item ?? {}).map((verb) => [verb, path] as const));
+  const routes = [...operations, ['get', '/openapi.json'] as const].map(([verb, path]) => `  ${verb.toUpperCase().padEnd(6)} /api${path}`);
   console.log(`koa-fast-crud demo on ${base} (SQLite file ${storage}, seeded afresh)\n`);
   console.log(`Routes:\n${routes.join('\n')}\n`);
   console.log(`Demo page:    ${base}/   (a product form, a category autocomplete and a product table)`);
