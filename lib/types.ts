@@ -9,7 +9,8 @@ export type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * A controller method the route table knows: what `only` and `except` name.
  * @example const only: CrudMethod[] = ['search', 'read'];
  */
-export type CrudMethod = 'search' | 'options' | 'create' | 'exportCsv' | 'read' | 'update' | 'delete' | 'softDelete' | 'restore';
+export type CrudMethod =
+  'search' | 'options' | 'create' | 'exportCsv' | 'read' | 'update' | 'delete' | 'softDelete' | 'restore';
 
 /**
  * One row of the spec's route table: what `crud` may register for a controller method.
@@ -63,8 +64,7 @@ export type Order = [column: string, direction: Direction];
  * The tag doubles as the JSend `error` code.
  */
 export type OptionsError =
-  | { readonly _tag: 'required'; readonly field: string }
-  | { readonly _tag: 'columnNotFound'; readonly field: string };
+  { readonly _tag: 'required'; readonly field: string } | { readonly _tag: 'columnNotFound'; readonly field: string };
 
 /** One attribute of a Sequelize model, as far as planning reads it. */
 export interface AttributeDefinition {
@@ -114,7 +114,9 @@ export interface FastCrudConfig {
     };
     /** Column the `{id}` route parameter is looked up in (the primary key when the model has no such attribute). */
     readonly find_field: string;
-    /** When true, `{id}` matches UUIDs only (the spec's `{id:uuid}`); when false, any value of the find field's type. */
+    /**
+     * When true, `{id}` matches UUIDs only (the spec's `{id:uuid}`); when false, any value of the find field's type.
+     */
     readonly find_field_is_uuid: boolean;
     /** Largest JSON body, in bytes, that create and update read. */
     readonly body_limit: number;
@@ -189,7 +191,9 @@ export interface FastCrudConfig {
  * @example const cors: CorsConfig = { origins: ['https://admin.example.com'], credentials: true, max_age: 600 };
  */
 export interface CorsConfig {
-  /** Trusted origins as browsers send them (`https://admin.example.com`, a port unless the scheme's); none by default. */
+  /**
+   * Trusted origins as browsers send them (`https://admin.example.com`, a port unless the scheme's); none by default.
+   */
   readonly origins: readonly string[];
   /** True: replies to a trusted origin allow credentials (cookies, HTTP authentication). */
   readonly credentials: boolean;
@@ -220,12 +224,33 @@ export interface ConfigError {
  * @example const code: ErrorCode = 'columnNotFound';
  */
 export type ErrorCode =
-  | 'required' | 'columnNotFound' | 'invalidOperator' | 'invalidValue' | 'type' | 'invalid' | 'emptyPayload' | 'schema'
-  | 'invalidJson' | 'invalidForm' | 'invalidBody' | 'unsupportedMediaType' | 'contentTooLarge'
-  | 'unknownParameter' | 'tooDeep' | 'uriTooLong' | 'tooManyRows'
-  | 'unique' | 'foreignKey' | 'recordNotFound' | 'routeNotFound' | 'methodNotAllowed' | 'forbidden' | 'crossOrigin'
+  | 'required'
+  | 'columnNotFound'
+  | 'invalidOperator'
+  | 'invalidValue'
+  | 'type'
+  | 'invalid'
+  | 'emptyPayload'
+  | 'schema'
+  | 'invalidJson'
+  | 'invalidForm'
+  | 'invalidBody'
+  | 'unsupportedMediaType'
+  | 'contentTooLarge'
+  | 'unknownParameter'
+  | 'tooDeep'
+  | 'uriTooLong'
+  | 'tooManyRows'
+  | 'unique'
+  | 'foreignKey'
+  | 'recordNotFound'
+  | 'routeNotFound'
+  | 'methodNotAllowed'
+  | 'forbidden'
+  | 'crossOrigin'
   | 'clientError'
-  | 'databaseUnavailable' | 'databaseTimeout';
+  | 'databaseUnavailable'
+  | 'databaseTimeout';
 
 /**
  * How the HTTP status of an error code is decided: a fixed status; `'validation'`, the configured
@@ -266,7 +291,10 @@ export type JSendBody =
   | {
       readonly status: 'error';
       readonly message: string;
-      /** What kind of fault, when the client can act on it: `databaseUnavailable` or `databaseTimeout` (503s, retry after `Retry-After`); absent on a 500. */
+      /**
+       * What kind of fault, when the client can act on it: `databaseUnavailable` or `databaseTimeout` (503s, retry
+       * after `Retry-After`); absent on a 500.
+       */
       readonly code?: ErrorCode;
     };
 
@@ -283,7 +311,13 @@ export interface Reply {
 
 /**
  * What a client may do with each attribute, by attribute name.
- * @example { visible: new Set(['id', 'name']), fillable: new Set(['name']), sortable: new Set(['id', 'name']), filterable: new Set(['id', 'name']) }
+ * @example
+ * ({
+ *   visible: new Set(['id', 'name']),
+ *   fillable: new Set(['name']),
+ *   sortable: new Set(['id', 'name']),
+ *   filterable: new Set(['id', 'name']),
+ * })
  */
 export interface FieldPolicy {
   /** Serialized in replies, and usable as an options label or value. */
@@ -292,12 +326,15 @@ export interface FieldPolicy {
   readonly fillable: ReadonlySet<string>;
   readonly sortable: ReadonlySet<string>;
   readonly filterable: ReadonlySet<string>;
-  /** The association paths a client may filter, sort or include through, by path (`order.customer`); none when absent. */
+  /**
+   * The association paths a client may filter, sort or include through, by path (`order.customer`); none when absent.
+   */
   readonly relations?: Readonly<Record<string, RelationPolicy>> | undefined;
 }
 
 /** A filter operator of the search and exportCsv actions. */
-export type Operator = 'eq' | 'neq' | 'like' | 'in' | 'nin' | 'gt' | 'gte' | 'lt' | 'lte' | 'btw' | 'gtn' | 'ltn' | 'nn' | 'null' | 'json';
+export type Operator =
+  'eq' | 'neq' | 'like' | 'in' | 'nin' | 'gt' | 'gte' | 'lt' | 'lte' | 'btw' | 'gtn' | 'ltn' | 'nn' | 'null' | 'json';
 
 /**
  * One checked filter condition: the attribute, the operator, and values already coerced to the attribute's type.
@@ -335,7 +372,14 @@ export interface TermSearch {
 
 /**
  * A checked search request, ready for the shell to compile into a Sequelize query.
- * @example { conditions: [], term: null, order: [['price', 'DESC'], ['id', 'ASC']], page: { page: 1, perPage: 40 }, trashed: false }
+ * @example
+ * ({
+ *   conditions: [],
+ *   term: null,
+ *   order: [['price', 'DESC'], ['id', 'ASC']],
+ *   page: { page: 1, perPage: 40 },
+ *   trashed: false,
+ * })
  */
 export interface SearchPlan {
   readonly conditions: readonly Condition[];
@@ -383,9 +427,18 @@ export interface CrudPlugin {
    */
   query?(query: FindOptions, context: PluginContext): FindOptions | Promise<FindOptions>;
   /** The data create and update write, after the body was checked and the hooks ran. */
-  data?(data: Record<string, unknown>, context: PluginContext): Record<string, unknown> | Promise<Record<string, unknown>>;
-  /** The serialized records a reply carries: search's page, each batch of exportCsv (before its cells are written), and the one record of read and the writes. */
-  rows?(rows: Record<string, unknown>[], context: PluginContext): Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
+  data?(
+    data: Record<string, unknown>,
+    context: PluginContext,
+  ): Record<string, unknown> | Promise<Record<string, unknown>>;
+  /**
+   * The serialized records a reply carries: search's page, each batch of exportCsv (before its cells are written), and
+   * the one record of read and the writes.
+   */
+  rows?(
+    rows: Record<string, unknown>[],
+    context: PluginContext,
+  ): Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
   /**
    * A row scope of `model`: the rows of it that this request may reach, wherever the model is
    * reached. The model is scoped once a resource over it is registered with the plugin; from then
@@ -426,7 +479,13 @@ export type RowScopes = ReadonlyMap<ModelStatic<Model>, readonly RowScope[]>;
 /**
  * What a client may do with the model at the end of an association path (`category`, `order.customer`),
  * by attribute name of that model.
- * @example { visible: new Set(['id', 'name']), sortable: new Set(['name']), filterable: new Set(['id', 'name']), include: true }
+ * @example
+ * ({
+ *   visible: new Set(['id', 'name']),
+ *   sortable: new Set(['name']),
+ *   filterable: new Set(['id', 'name']),
+ *   include: true,
+ * })
  */
 export interface RelationPolicy {
   /** Serialized when the association is included; hidden attributes never are. */

@@ -9,9 +9,14 @@ const COMPARISONS = { eq: Op.eq, neq: Op.ne, gt: Op.gt, gte: Op.gte, lt: Op.lt, 
 /**
  * One condition on the model's own attribute as a where clause; `alias` is the name its table has
  * in the query (the model's name, or a relation subquery's alias, whose where is keyed by column).
- * @example compileCondition(Product, { attribute: 'price', column: 'price', op: 'gte', values: [10] }) // { price: { [Op.gte]: 10 } }
+ * @example compileCondition(Product, { attribute: 'price', column: 'price', op: 'gte', values: [10] })
+ *   // { price: { [Op.gte]: 10 } }
  */
-export function compileCondition(model: ModelStatic<Model>, { attribute, column, op, values }: Condition, alias = model.name): WhereOptions {
+export function compileCondition(
+  model: ModelStatic<Model>,
+  { attribute, column, op, values }: Condition,
+  alias = model.name,
+): WhereOptions {
   const [first, second] = values;
   if (values.some(isDateSpan)) return compileSpans(attribute, op, values);
   switch (op) {
@@ -50,7 +55,9 @@ function compileSpans(attribute: string, op: Condition['op'], values: readonly u
   const inside = (value: unknown): WhereOptions =>
     isDateSpan(value) ? { [attribute]: { [Op.between]: [value.from, value.to] } } : { [attribute]: { [Op.eq]: value } };
   const outside = (value: unknown): WhereOptions =>
-    isDateSpan(value) ? { [attribute]: { [Op.notBetween]: [value.from, value.to] } } : { [attribute]: { [Op.ne]: value } };
+    isDateSpan(value)
+      ? { [attribute]: { [Op.notBetween]: [value.from, value.to] } }
+      : { [attribute]: { [Op.ne]: value } };
   return op === 'neq' || op === 'nin' ? { [Op.and]: values.map(outside) } : { [Op.or]: values.map(inside) };
 }
 
@@ -60,13 +67,24 @@ function compileSpans(attribute: string, op: Condition['op'], values: readonly u
  * uuid as a binary (case-sensitive) string, so both compare its text; SQLite's instr needs no cast.
  * @example contains(Product, 'name', 'kit') // name ILIKE '%kit%' on PostgreSQL
  */
-export function contains(model: ModelStatic<Model>, column: string, text: string, castToText = false, alias = model.name): WhereOptions {
+export function contains(
+  model: ModelStatic<Model>,
+  column: string,
+  text: string,
+  castToText = false,
+  alias = model.name,
+): WhereOptions {
   const dialect = model.sequelize!.getDialect();
   const col = Sequelize.col(`${alias}.${column}`);
-  const qualified = castToText && dialect !== 'sqlite' ? Sequelize.cast(col, dialect === 'postgres' ? 'TEXT' : 'CHAR') : col;
+  const qualified =
+    castToText && dialect !== 'sqlite' ? Sequelize.cast(col, dialect === 'postgres' ? 'TEXT' : 'CHAR') : col;
   if (dialect === 'sqlite') {
     // SQLite has no default LIKE escape character: find the text instead, lower-cased on both sides.
-    return Sequelize.where(Sequelize.fn('instr', Sequelize.fn('lower', qualified), Sequelize.fn('lower', text)), Op.gt, 0);
+    return Sequelize.where(
+      Sequelize.fn('instr', Sequelize.fn('lower', qualified), Sequelize.fn('lower', text)),
+      Op.gt,
+      0,
+    );
   }
   const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return Sequelize.where(qualified, dialect === 'postgres' ? Op.iLike : Op.like, pattern);
@@ -94,9 +112,12 @@ function jsonContains(model: ModelStatic<Model>, column: string, value: unknown,
  */
 function sqliteJsonContains(quoted: string, value: unknown, escape: (v: unknown) => string): string {
   const jsonValue = (v: unknown) => `json_extract(${escape(JSON.stringify(v))}, '$')`;
-  if (Array.isArray(value)) return value.length === 0 ? '1=1' : value.map((v) => `(${sqliteJsonContains(quoted, v, escape)})`).join(' AND ');
+  if (Array.isArray(value))
+    return value.length === 0 ? '1=1' : value.map((v) => `(${sqliteJsonContains(quoted, v, escape)})`).join(' AND ');
   if (typeof value === 'object' && value !== null) {
-    const pairs = Object.entries(value).map(([key, v]) => `json_extract(${quoted}, ${escape(`$.${JSON.stringify(key)}`)}) = ${jsonValue(v)}`);
+    const pairs = Object.entries(value).map(
+      ([key, v]) => `json_extract(${quoted}, ${escape(`$.${JSON.stringify(key)}`)}) = ${jsonValue(v)}`,
+    );
     return pairs.length === 0 ? '1=1' : pairs.join(' AND ');
   }
   return `EXISTS (SELECT 1 FROM json_each(${quoted}) WHERE json_each.value = ${jsonValue(value)})`;

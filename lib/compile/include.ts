@@ -12,7 +12,11 @@ import { notDeletedWhere } from './soft-delete.js';
  * @example includesFor(Product, ['name', 'category.name'], 'deleted_at')
  *   // [{ association: 'category', attributes: ['name'], required: false, include: [], where: { deletedAt: null } }]
  */
-export function includesFor(model: ModelStatic<Model>, paths: readonly string[], deletedAtField = 'deleted_at'): Includeable[] {
+export function includesFor(
+  model: ModelStatic<Model>,
+  paths: readonly string[],
+  deletedAtField = 'deleted_at',
+): Includeable[] {
   const build = (source: ModelStatic<Model>, tree: Record<string, unknown>): Includeable[] =>
     Object.entries(tree).flatMap(([name, children]) => {
       const association = source.associations[name];

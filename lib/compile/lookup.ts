@@ -9,6 +9,11 @@ import { NOT_NULL, type Lookup } from '../core/record-plan.js';
  *   // { where: { id: '7f…', deletedAt: { [Op.ne]: null } }, paranoid: false }
  */
 export function compileLookup(lookup: Lookup, transaction?: Transaction): FindOptions {
-  const where = Object.fromEntries(Object.entries(lookup.where).map(([attribute, value]) => [attribute, value === NOT_NULL ? { [Op.ne]: null } : value]));
+  const where = Object.fromEntries(
+    Object.entries(lookup.where).map(([attribute, value]) => [
+      attribute,
+      value === NOT_NULL ? { [Op.ne]: null } : value,
+    ]),
+  );
   return { where, paranoid: lookup.paranoid, ...(transaction && { transaction, lock: true }) };
 }

@@ -1,5 +1,15 @@
-/** Compiles relation paths: a condition through associations as an EXISTS chain, a sort as a correlated subquery, includes as left joins. */
-import { Sequelize, type Includeable, type Model, type ModelStatic, type OrderItem, type WhereOptions } from 'sequelize';
+/**
+ * Compiles relation paths: a condition through associations as an EXISTS chain, a sort as a correlated subquery,
+ * includes as left joins.
+ */
+import {
+  Sequelize,
+  type Includeable,
+  type Model,
+  type ModelStatic,
+  type OrderItem,
+  type WhereOptions,
+} from 'sequelize';
 import type { Condition, Direction, RelationPolicy, RowScopes } from '../types.js';
 import { compileCondition } from './condition.js';
 import { scopeSql } from './row-scope.js';
@@ -21,15 +31,25 @@ interface AssociationKeys {
  * as nested `EXISTS (SELECT 1 FROM target WHERE <join> AND <not soft-deleted> AND <row scope> AND …)`, so a
  * related row the request may not reach never matches. Identifiers come from the models' metadata
  * only; the client's values go through the dialect's escaping.
- * @example relationWhere(Product, { relation: ['category'], attribute: 'name', column: 'name', op: 'like', values: ['kit'] }, 'deleted_at')
+ * @example
+ * const condition = { relation: ['category'], attribute: 'name', column: 'name', op: 'like', values: ['kit'] };
+ * relationWhere(Product, condition, 'deleted_at')
  */
-export function relationWhere(model: ModelStatic<Model>, condition: Condition, deletedAtField: string, scopes: RowScopes = new Map()): WhereOptions {
+export function relationWhere(
+  model: ModelStatic<Model>,
+  condition: Condition,
+  deletedAtField: string,
+  scopes: RowScopes = new Map(),
+): WhereOptions {
   const steps = condition.relation ?? [];
   const chain = walk(model, steps);
   const build = (index: number): string => {
     const { source, association, alias, sourceAlias } = chain[index]!;
     const target = association.target;
-    const inner = index === chain.length - 1 ? whereSql(target, compileCondition(target, { ...condition, attribute: condition.column }, alias), alias) : `EXISTS (${build(index + 1)})`;
+    const inner =
+      index === chain.length - 1
+        ? whereSql(target, compileCondition(target, { ...condition, attribute: condition.column }, alias), alias)
+        : `EXISTS (${build(index + 1)})`;
     return selectOne({ source, association, alias, sourceAlias, deletedAtField, scopes }, inner);
   };
   return Sequelize.literal(`EXISTS (${build(0)})`);
@@ -54,17 +74,22 @@ export function relationOrder(
   const build = (index: number): string => {
     const { source, association, alias, sourceAlias } = chain[index]!;
     const target = association.target;
-    const value = index === chain.length - 1 ? quote(model, alias, target.getAttributes()[attribute]?.field ?? attribute) : `(${build(index + 1)})`;
+    const value =
+      index === chain.length - 1
+        ? quote(model, alias, target.getAttributes()[attribute]?.field ?? attribute)
+        : `(${build(index + 1)})`;
     return selectOne({ source, association, alias, sourceAlias, deletedAtField, scopes }, null, value);
   };
-  const nulls = model.sequelize!.getDialect() === 'postgres' ? (direction === 'ASC' ? ' NULLS FIRST' : ' NULLS LAST') : '';
+  const nulls =
+    model.sequelize!.getDialect() === 'postgres' ? (direction === 'ASC' ? ' NULLS FIRST' : ' NULLS LAST') : '';
   return [Sequelize.literal(`(${build(0)})`), `${direction}${nulls}`];
 }
 
 /**
  * Includes for association paths (`category`, `order.customer`): left joins (has-many in a separate
  * query per page), each with only the attributes its relation policy shows and without soft-deleted rows.
- * @example relationIncludes(Product, ['category'], policy.relations, 'deleted_at') // [{ association: 'category', attributes: ['id', 'name'], required: false, … }]
+ * @example relationIncludes(Product, ['category'], policy.relations, 'deleted_at')
+ *   // [{ association: 'category', attributes: ['id', 'name'], required: false, … }]
  */
 export function relationIncludes(
   model: ModelStatic<Model>,
@@ -84,14 +109,16 @@ export function relationIncludes(
         const notDeleted = notDeletedWhere(target, deletedAtField);
         const where = notDeleted === undefined ? {} : { where: notDeleted };
         const separate = association.associationType === 'HasMany' && !underSeparate;
-        return [{
-          association: name,
-          attributes: [...policy.visible],
-          required: false,
-          ...where,
-          ...(separate && { separate: true }),
-          include: build(target, `${path}.`, underSeparate || separate),
-        }];
+        return [
+          {
+            association: name,
+            attributes: [...policy.visible],
+            required: false,
+            ...where,
+            ...(separate && { separate: true }),
+            include: build(target, `${path}.`, underSeparate || separate),
+          },
+        ];
       });
   return build(model, '', false);
 }
@@ -122,7 +149,10 @@ interface StepSql extends Step {
   readonly scopes: RowScopes;
 }
 
-/** `SELECT <value> FROM target AS alias WHERE <join to the source row> AND <not soft-deleted> AND <row scope> [AND condition]`. */
+/**
+ * `SELECT <value> FROM target AS alias WHERE <join to the source row> AND <not soft-deleted> AND <row scope> [AND
+ * condition]`.
+ */
 function selectOne(step: StepSql, condition: string | null, value = '1'): string {
   const { source, association, alias, sourceAlias, deletedAtField, scopes } = step;
   const target = association.target;
@@ -136,10 +166,11 @@ function selectOne(step: StepSql, condition: string | null, value = '1'): string
       const through = association.throughModel!;
       const link = `${alias}_link`;
       const linkScope = scopeSql(through, scopes, link);
-      clauses.push(
-        `EXISTS (SELECT 1 FROM ${table(through)} AS ${identifier(source, link)} WHERE ${q(link, association.identifierField!)} = ${q(sourceAlias, association.sourceKeyField!)}` +
-          ` AND ${q(link, association.foreignIdentifierField!)} = ${q(alias, association.targetKeyField!)}${linkScope === undefined ? '' : ` AND ${linkScope}`})`,
-      );
+      const toSource = `${q(link, association.identifierField!)} = ${q(sourceAlias, association.sourceKeyField!)}`;
+      const toTarget = `${q(link, association.foreignIdentifierField!)} = ${q(alias, association.targetKeyField!)}`;
+      const scoped = linkScope === undefined ? '' : ` AND ${linkScope}`;
+      const from = `${table(through)} AS ${identifier(source, link)}`;
+      clauses.push(`EXISTS (SELECT 1 FROM ${from} WHERE ${toSource} AND ${toTarget}${scoped})`);
       break;
     }
     default:

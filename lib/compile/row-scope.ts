@@ -25,7 +25,9 @@ const NONE = '1 = 0';
  */
 export function scopeWhere(model: ModelStatic<Model>, scopes: RowScopes): WhereOptions | undefined {
   const list = scopes.get(model);
-  return list === undefined || list.length === 0 ? undefined : { [Op.and]: list.map((scope) => condition(scope, scope.attribute)) };
+  return list === undefined || list.length === 0
+    ? undefined
+    : { [Op.and]: list.map((scope) => condition(scope, scope.attribute)) };
 }
 
 /**
@@ -37,8 +39,12 @@ export function scopeSql(model: ModelStatic<Model>, scopes: RowScopes, alias: st
   const list = scopes.get(model);
   if (list === undefined || list.length === 0) return undefined;
   const attributes = model.getAttributes();
-  const where = { [Op.and]: list.map((scope) => condition(scope, attributes[scope.attribute]?.field ?? scope.attribute)) };
-  const generator = model.sequelize!.getQueryInterface().queryGenerator as { whereItemsQuery(where: WhereOptions, options: object): string };
+  const where = {
+    [Op.and]: list.map((scope) => condition(scope, attributes[scope.attribute]?.field ?? scope.attribute)),
+  };
+  const generator = model.sequelize!.getQueryInterface().queryGenerator as {
+    whereItemsQuery(where: WhereOptions, options: object): string;
+  };
   return `(${generator.whereItemsQuery(where, { model, prefix: alias })})`;
 }
 
@@ -69,7 +75,11 @@ function andWhere(where: WhereOptions | undefined, more: WhereOptions): WhereOpt
   return where === undefined ? more : { [Op.and]: [where, more] };
 }
 
-function scopeIncludes(source: ModelStatic<Model>, include: Includeable | Includeable[], scopes: RowScopes): IncludeOptions[] {
+function scopeIncludes(
+  source: ModelStatic<Model>,
+  include: Includeable | Includeable[],
+  scopes: RowScopes,
+): IncludeOptions[] {
   const items = Array.isArray(include) ? include : [include];
   return items.flatMap((item) => expand(source, item)).map((item) => scopeInclude(source, item, scopes));
 }
@@ -86,10 +96,15 @@ function expand(source: ModelStatic<Model>, item: Includeable): IncludeOptions[]
   if (item instanceof Association) return [{ association: item }];
   if (typeof item === 'function') return [{ model: item as ModelStatic<Model> }];
   if ('all' in item && item.all !== undefined) {
-    if ('nested' in item && item.nested === true) throw new TypeError('An include of { all: true, nested: true } cannot be kept to row scopes: name the associations');
+    if ('nested' in item && item.nested === true)
+      throw new TypeError(
+        'An include of { all: true, nested: true } cannot be kept to row scopes: name the associations',
+      );
     const wanted = item.all;
     const associations = Object.entries(source.associations) as [string, AssociationLike][];
-    return associations.filter(([, a]) => wanted === true || a.associationType === wanted).map(([name]) => ({ association: name }));
+    return associations
+      .filter(([, a]) => wanted === true || a.associationType === wanted)
+      .map(([name]) => ({ association: name }));
   }
   return [item as IncludeOptions];
 }

@@ -1,15 +1,31 @@
 /** Compiles a checked SearchPlan into Sequelize find options, per dialect: where, order, page. */
-import { Op, Sequelize, type FindOptions, type Includeable, type IncludeOptions, type Model, type ModelStatic, type OrderItem, type WhereOptions } from 'sequelize';
+import {
+  Op,
+  Sequelize,
+  type FindOptions,
+  type Includeable,
+  type IncludeOptions,
+  type Model,
+  type ModelStatic,
+  type OrderItem,
+  type WhereOptions,
+} from 'sequelize';
 import type { RelationPolicy, RowScopes, SearchPlan } from '../types.js';
 import { compileCondition, contains } from './condition.js';
 import { relationIncludes, relationOrder, relationWhere } from './relations.js';
 
-/** What compiling relation paths needs: the soft-delete column name to leave related rows out by, and the relation policy of includes. */
+/**
+ * What compiling relation paths needs: the soft-delete column name to leave related rows out by, and the relation
+ * policy of includes.
+ */
 export interface RelationSettings {
   /** `soft_delete.deleted_at_field`: related rows with it set (or of a paranoid model) never match, sort nor show. */
   readonly deletedAtField: string;
   readonly policies: Readonly<Record<string, RelationPolicy>>;
-  /** The request's row scopes: a related row outside them never matches nor sorts (its includes are scoped with the query). */
+  /**
+   * The request's row scopes: a related row outside them never matches nor sorts (its includes are scoped with the
+   * query).
+   */
   readonly scopes?: RowScopes | undefined;
 }
 
@@ -17,7 +33,8 @@ export interface RelationSettings {
  * Find options for a plan: its conditions and term search ANDed, soft-deleted rows left out
  * unless a condition is on the deleted-at attribute, its order, its page, and its includes.
  * Conditions and sorts through associations compile to subqueries, so rows are never repeated.
- * @example compileSearch(Product, plan, 'deletedAt') // { where: { [Op.and]: [...] }, order: [['price', 'DESC'], ['id', 'ASC']], limit: 40, offset: 0 }
+ * @example compileSearch(Product, plan, 'deletedAt')
+ *   // { where: { [Op.and]: [...] }, order: [['price', 'DESC'], ['id', 'ASC']], limit: 40, offset: 0 }
  */
 export function compileSearch(
   model: ModelStatic<Model>,
@@ -26,13 +43,23 @@ export function compileSearch(
   relations: RelationSettings = { deletedAtField: 'deleted_at', policies: {} },
 ): FindOptions {
   const clauses: WhereOptions[] = plan.conditions.map((condition) =>
-    condition.relation === undefined ? compileCondition(model, condition) : relationWhere(model, condition, relations.deletedAtField, relations.scopes),
+    condition.relation === undefined
+      ? compileCondition(model, condition)
+      : relationWhere(model, condition, relations.deletedAtField, relations.scopes),
   );
-  if (plan.term) clauses.push({ [Op.or]: plan.term.columns.map(({ column, isText }) => contains(model, column, plan.term!.text, !isText)) });
+  if (plan.term)
+    clauses.push({
+      [Op.or]: plan.term.columns.map(({ column, isText }) => contains(model, column, plan.term!.text, !isText)),
+    });
   if (deletedAt !== undefined && !plan.trashed) clauses.push({ [deletedAt]: null });
-  const include = plan.include === undefined ? [] : relationIncludes(model, plan.include, relations.policies, relations.deletedAtField);
+  const include =
+    plan.include === undefined
+      ? []
+      : relationIncludes(model, plan.include, relations.policies, relations.deletedAtField);
   const order = plan.order.map(([attribute, direction]): OrderItem =>
-    attribute.includes('.') ? relationOrder(model, attribute, direction, relations.deletedAtField, relations.scopes) : [attribute, nullsFirst(model, attribute, direction)],
+    attribute.includes('.')
+      ? relationOrder(model, attribute, direction, relations.deletedAtField, relations.scopes)
+      : [attribute, nullsFirst(model, attribute, direction)],
   );
   // A page whose includes join many rows is selected in a subquery, and the outer query names the
   // page's columns by attribute: a relation sort's subquery, which names them by column, is then
@@ -42,8 +69,12 @@ export function compileSearch(
   const aliased = (i: number) => `${SORT_ALIAS}${i}`;
   return {
     where: { [Op.and]: clauses },
-    order: order.map((item, i) => (sorted.includes(i) ? [Sequelize.col(aliased(i)), (item as [unknown, string])[1]] : item)),
-    ...(sorted.length > 0 && { attributes: { include: sorted.map((i) => [(order[i] as [Literal, string])[0], aliased(i)] as [Literal, string]) } }),
+    order: order.map((item, i) =>
+      sorted.includes(i) ? [Sequelize.col(aliased(i)), (item as [unknown, string])[1]] : item,
+    ),
+    ...(sorted.length > 0 && {
+      attributes: { include: sorted.map((i) => [(order[i] as [Literal, string])[0], aliased(i)] as [Literal, string]) },
+    }),
     ...(plan.trashed && { paranoid: false }),
     ...(plan.page && { limit: plan.page.perPage, offset: (plan.page.page - 1) * plan.page.perPage }),
     ...(include.length > 0 && { include }),
@@ -58,7 +89,10 @@ type Literal = ReturnType<typeof Sequelize.literal>;
  */
 export const SORT_ALIAS = '__sort_';
 
-/** True when an include joins many rows per record into the page's own query: a belongs-to-many, or a has-many not loaded separately, at any depth. */
+/**
+ * True when an include joins many rows per record into the page's own query: a belongs-to-many, or a has-many not
+ * loaded separately, at any depth.
+ */
 function joinsMany(source: ModelStatic<Model>, include: Includeable): boolean {
   const { association, separate, include: nested } = include as IncludeOptions & { association: string };
   const found = source.associations[association];
@@ -78,4 +112,3 @@ function nullsFirst(model: ModelStatic<Model>, attribute: string, direction: 'AS
   if (model.sequelize!.getDialect() !== 'postgres' || notNull) return direction;
   return direction === 'ASC' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST';
 }
-

@@ -1,4 +1,7 @@
-/** Soft-deleted rows of a model as compiling needs them: which column marks them, and the join condition that leaves them out. */
+/**
+ * Soft-deleted rows of a model as compiling needs them: which column marks them, and the join condition that leaves
+ * them out.
+ */
 import type { Model, ModelStatic, WhereOptions } from 'sequelize';
 import { findColumn } from '../core/columns.js';
 

@@ -1,4 +1,7 @@
-/** BaseController: what every action needs — the request, the configuration, the model, the field policy and JSend answers. */
+/**
+ * BaseController: what every action needs — the request, the configuration, the model, the field policy and JSend
+ * answers.
+ */
 import type { Context } from 'koa';
 import type { Model, ModelStatic, Transaction } from 'sequelize';
 import { DEFAULT_CONFIG } from '../core/config.js';
@@ -72,7 +75,8 @@ export abstract class BaseController {
   static for<M extends Model, C extends AbstractConstructor<BaseController>>(
     this: C,
     model: ModelStatic<M>,
-  ): (abstract new (ctx: Context, config?: FastCrudConfig) => TypedController<InstanceType<C>, M>) & Omit<C, 'prototype'> {
+  ): (abstract new (ctx: Context, config?: FastCrudConfig) => TypedController<InstanceType<C>, M>) &
+    Omit<C, 'prototype'> {
     abstract class ForModel extends this {
       override modelClassName(): ModelStatic<M> {
         return model;

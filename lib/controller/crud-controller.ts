@@ -15,4 +15,6 @@ import { BaseController } from './base-controller.js';
  * `BaseController` instead.
  * @example class CategoryController extends CrudController { modelClassName() { return Category; } }
  */
-export abstract class CrudController extends Restore(SoftDelete(Delete(Update(Read(ExportCsv(Create(Options(Search(BaseController))))))))) {}
+export abstract class CrudController extends Restore(
+  SoftDelete(Delete(Update(Read(ExportCsv(Create(Options(Search(BaseController)))))))),
+) {}

@@ -107,8 +107,14 @@ export interface ServesModel<M extends Model> {
  * hooks of the actions it has take `WriteData<M>`, `M` and `FindOptions<Attributes<M>>`.
  * @example class Products extends CrudController.for(Product) { override afterRead(record: Product) { record.price; } }
  */
-export type TypedController<T, M extends Model> = T & ServesModel<M> &
-  HooksIf<T, 'search', SearchHooks<M>> & HooksIf<T, 'options', OptionsHooks<M>> & HooksIf<T, 'create', CreateHooks<M>> &
-  HooksIf<T, 'exportCsv', ExportCsvHooks<M>> & HooksIf<T, 'read', ReadHooks<M>> &
-  HooksIf<T, 'update', UpdateHooks<M>> & HooksIf<T, 'delete', DeleteHooks<M>> & HooksIf<T, 'softDelete', SoftDeleteHooks<M>> &
+export type TypedController<T, M extends Model> = T &
+  ServesModel<M> &
+  HooksIf<T, 'search', SearchHooks<M>> &
+  HooksIf<T, 'options', OptionsHooks<M>> &
+  HooksIf<T, 'create', CreateHooks<M>> &
+  HooksIf<T, 'exportCsv', ExportCsvHooks<M>> &
+  HooksIf<T, 'read', ReadHooks<M>> &
+  HooksIf<T, 'update', UpdateHooks<M>> &
+  HooksIf<T, 'delete', DeleteHooks<M>> &
+  HooksIf<T, 'softDelete', SoftDeleteHooks<M>> &
   HooksIf<T, 'restore', RestoreHooks<M>>;

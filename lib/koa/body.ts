@@ -20,7 +20,11 @@ export async function readBody(ctx: Context, limit: number): Promise<RequestBody
   if (!ctx.request.length && ctx.get('transfer-encoding') === '') return { value: undefined, form };
   if (form) return { value: parseForm(await readText(ctx, limit)), form };
   if (!ctx.is('json')) {
-    throw clientErrorOf('unsupportedMediaType', 'The body must be JSON (Content-Type: application/json) or a form (application/x-www-form-urlencoded)', 'body');
+    throw clientErrorOf(
+      'unsupportedMediaType',
+      'The body must be JSON (Content-Type: application/json) or a form (application/x-www-form-urlencoded)',
+      'body',
+    );
   }
   return { value: parseJson(await readText(ctx, limit)), form };
 }

@@ -32,7 +32,8 @@ export interface CrudOptions {
  * on a router and returns the plan. Throws at registration on invalid configuration, a
  * `moduleName` without `can`, or declarations that do not fit the model (unknown names, a find
  * field a uuid route cannot reach, an uninitialised model), naming the nearest valid name.
- * @example crud(router, 'products', products, { moduleName: 'shop', can: (ctx, ability) => ctx.state.user?.can(ability) })
+ * @example
+ * crud(router, 'products', products, { moduleName: 'shop', can: (ctx, ability) => ctx.state.user?.can(ability) })
  * @example crud(router, 'categories', CategoryController)
  */
 export function crud(router: Router, uri: string, target: CrudTarget, options: CrudOptions = {}): RouteDef[] {
@@ -53,7 +54,9 @@ export interface FastCrudDefaults {
 export interface FastCrud {
   /** `crud` with the app's defaults bound: same arguments, its own options win over the defaults. */
   readonly crud: typeof crud;
-  /** `openApiResource` over the same configuration, so the document shows the statuses and `{id}` format the routes use. */
+  /**
+   * `openApiResource` over the same configuration, so the document shows the statuses and `{id}` format the routes use.
+   */
   readonly openApiResource: typeof openApiResource;
 }
 
@@ -67,22 +70,37 @@ export function createFastCrud(defaults: FastCrudDefaults = {}): FastCrud {
   const base = unsafeResolveConfig(defaults.config, DEFAULT_CONFIG);
   const plugins = defaults.plugins ?? [];
   return {
-    crud: (router, uri, target, options = {}) => register(router, uri, target, { ...options, can: options.can ?? defaults.can }, base, plugins),
+    crud: (router, uri, target, options = {}) =>
+      register(router, uri, target, { ...options, can: options.can ?? defaults.can }, base, plugins),
     openApiResource: (uri, target, options = {}) => describeResource(uri, target, options, base, plugins),
   };
 }
 
-function register(router: Router, uri: string, target: CrudTarget, options: CrudOptions, base: FastCrudConfig, appPlugins: readonly CrudPlugin[]): RouteDef[] {
+function register(
+  router: Router,
+  uri: string,
+  target: CrudTarget,
+  options: CrudOptions,
+  base: FastCrudConfig,
+  appPlugins: readonly CrudPlugin[],
+): RouteDef[] {
   const config = unsafeResolveConfig(options.config, base);
   const label = `crud('${uri}', ${targetName(target)})`;
   if (options.moduleName != null && options.can === undefined) {
     throw new TypeError(
-      `${label}: moduleName '${options.moduleName}' guards routes with abilities, so pass can: (ctx, ability) => boolean ` +
+      `${label}: moduleName '${options.moduleName}' guards routes with abilities, ` +
+        'so pass can: (ctx, ability) => boolean ' +
         `(in the crud options or createFastCrud({ can })), or leave moduleName out for no permission checks`,
     );
   }
   const plan = planRoutes(target, { ...options, uri, optionsPermission: config.options.permission });
-  const handler = unsafeRouteHandler(target, config, [...(options.plugins ?? []), ...appPlugins], [...new Set(plan.map((def) => def.method))], label);
+  const handler = unsafeRouteHandler(
+    target,
+    config,
+    [...(options.plugins ?? []), ...appPlugins],
+    [...new Set(plan.map((def) => def.method))],
+    label,
+  );
   const constrained = (uuidParams: readonly string[]) => (config.global.find_field_is_uuid ? uuidParams : []);
   // With trusted origins, each path also answers their CORS preflights (OPTIONS), after its own verbs.
   const cors = config.cors.origins.length > 0;

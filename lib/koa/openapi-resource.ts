@@ -15,7 +15,11 @@ import { targetName, type CrudTarget } from './route-handler.js';
  * the `openApiResource` it returns, so the document sees the same defaults.
  * @example openApiDocument({ info, resources: [openApiResource('products', products, { moduleName: 'shop' })] })
  */
-export function openApiResource(uri: string, target: CrudTarget, options: Omit<CrudOptions, 'can'> = {}): OpenApiResource {
+export function openApiResource(
+  uri: string,
+  target: CrudTarget,
+  options: Omit<CrudOptions, 'can'> = {},
+): OpenApiResource {
   return describeResource(uri, target, options, DEFAULT_CONFIG, []);
 }
 
@@ -28,11 +32,33 @@ export function describeResource(
   plugins: readonly CrudPlugin[],
 ): OpenApiResource {
   const config = unsafeResolveConfig(options.config, base);
-  const resource = isResource(target) ? target : resourceOfController(target as Parameters<typeof resourceOfController>[0], config);
+  const resource = isResource(target)
+    ? target
+    : resourceOfController(target as Parameters<typeof resourceOfController>[0], config);
   // Checked for the actions the document describes, as `crud` checks those it registers.
-  const methods = [...new Set(planRoutes(target, { ...options, uri, optionsPermission: config.options.permission }).map((def) => def.method))];
-  const bound = unsafeBindResource(resource, config, [...(options.plugins ?? []), ...plugins], methods, `openApiResource('${uri}', ${targetName(target)})`);
+  const methods = [
+    ...new Set(
+      planRoutes(target, { ...options, uri, optionsPermission: config.options.permission }).map((def) => def.method),
+    ),
+  ];
+  const bound = unsafeBindResource(
+    resource,
+    config,
+    [...(options.plugins ?? []), ...plugins],
+    methods,
+    `openApiResource('${uri}', ${targetName(target)})`,
+  );
   const termKey = bound.termFields.length > 0 ? bound.termKey : undefined;
   const { moduleName, only, except } = options;
-  return { uri, moduleName, only, except, Controller: target, model: bound.model, policy: bound.policy, config, termKey };
+  return {
+    uri,
+    moduleName,
+    only,
+    except,
+    Controller: target,
+    model: bound.model,
+    policy: bound.policy,
+    config,
+    termKey,
+  };
 }

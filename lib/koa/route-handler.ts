@@ -1,4 +1,7 @@
-/** The handler behind a resource's routes: a `resource()` runs the action table, a class makes one controller per request. */
+/**
+ * The handler behind a resource's routes: a `resource()` runs the action table, a class makes one controller per
+ * request.
+ */
 import type { Context } from 'koa';
 import type { Model, ModelStatic } from 'sequelize';
 import type { ErrorFields } from '../core/constraint-fields.js';
@@ -30,7 +33,8 @@ export type RouteHandler = ((ctx: Context, method: CrudMethod) => Promise<Reply 
  * registered for its model (`registerRowScopes`): throws (see
  * `unsafeBindResource`) when the declarations are wrong. A class of hand-written actions (no
  * `modelClassName()`) is only instantiated and called.
- * @example const handler = unsafeRouteHandler(ProductController, config, [], ['search'], "crud('products', ProductController)");
+ * @example
+ * const handler = unsafeRouteHandler(ProductController, config, [], ['search'], "crud('products', ProductController)");
  */
 export function unsafeRouteHandler(
   target: CrudTarget,

@@ -1,4 +1,7 @@
-/** One planned route as Koa middleware: uuid matching, the ability check, the action call under the request's deadline, the one error exit. */
+/**
+ * One planned route as Koa middleware: uuid matching, the ability check, the action call under the request's deadline,
+ * the one error exit.
+ */
 import type { Context, Next } from 'koa';
 import * as E from 'fp-ts/lib/Either.js';
 import { corsHeaders, crossOriginCheck } from '../core/cross-origin.js';
@@ -46,13 +49,21 @@ class ClientGone extends Error {
 export function routeMiddleware(def: RouteDef, runtime: RouteRuntime) {
   return async function fastCrudRoute(ctx: Context, next: Next): Promise<void> {
     const params = (ctx as Context & { params?: Record<string, string> }).params ?? {};
-    if (!runtime.uuidParams.every((name) => isUuid(params[name]))) return next();
+    if (!runtime.uuidParams.every((name) => isUuid(params[name]))) {
+      await next();
+      return;
+    }
     setHeaders(ctx, corsHeaders(requestHeader(ctx, 'origin'), runtime.config.cors));
     const crossSite = crossOriginCheck(crossOriginRequest(ctx), runtime.config.cors.origins);
     if (E.isLeft(crossSite)) return writeReply(ctx, crossOriginRefused(crossSite.left));
-    if (ctx.url.length > runtime.config.global.max_url_length) return writeReply(ctx, uriTooLong(runtime.config.global.max_url_length));
+    if (ctx.url.length > runtime.config.global.max_url_length)
+      return writeReply(ctx, uriTooLong(runtime.config.global.max_url_length));
     const work = new RequestWork(runtime.config.global.timeout_ms);
-    if (READS.has(def.method)) ctx.res.once('close', () => ctx.res.writableFinished || work.stop(new ClientGone('The client closed the connection')));
+    if (READS.has(def.method))
+      ctx.res.once(
+        'close',
+        () => ctx.res.writableFinished || work.stop(new ClientGone('The client closed the connection')),
+      );
     try {
       const reply = await runUnderDeadline(work, () => serve(ctx, def, runtime));
       if (reply !== undefined) writeReply(ctx, reply);
@@ -71,7 +82,9 @@ async function serve(ctx: Context, def: RouteDef, { handler, can }: RouteRuntime
 }
 
 function forbidden(ability: string): Reply {
-  return fail(statusOf('forbidden'), [{ field: null, error: 'forbidden', message: `This action needs the ability ${ability}` }]);
+  return fail(statusOf('forbidden'), [
+    { field: null, error: 'forbidden', message: `This action needs the ability ${ability}` },
+  ]);
 }
 
 function crossOriginRefused({ field, value }: CrossOriginRefusal): Reply {
@@ -87,7 +100,13 @@ function crossOriginRequest(ctx: Context): CrossOriginRequest {
 }
 
 function uriTooLong(max: number): Reply {
-  return fail(statusOf('uriTooLong'), [{ field: 'url', error: 'uriTooLong', message: `The URL is longer than ${max} characters (global.max_url_length): send fewer or shorter filters` }]);
+  return fail(statusOf('uriTooLong'), [
+    {
+      field: 'url',
+      error: 'uriTooLong',
+      message: `The URL is longer than ${max} characters (global.max_url_length): send fewer or shorter filters`,
+    },
+  ]);
 }
 
 function writeReply(ctx: Context, reply: Reply): void {

@@ -1,4 +1,6 @@
-/** tenantScope: a model's rows belong to tenants, and a request reaches only its own tenant's, however it reaches them. */
+/**
+ * tenantScope: a model's rows belong to tenants, and a request reaches only its own tenant's, however it reaches them.
+ */
 import type { Context } from 'koa';
 import { findColumn } from '../core/columns.js';
 import { clientError } from '../core/error-reply.js';
@@ -13,7 +15,8 @@ import type { CrudPlugin, PluginContext } from '../types.js';
  * tenant, and update never moves a row to another tenant. A request with no tenant (`tenantOf`
  * gives null or undefined) is a 403 JSend fail on the resources given the plugin (it fails
  * closed), and reaches none of the scoped rows through any other resource.
- * @example crud(router, 'invoices', invoices, { plugins: [tenantScope('tenantId', (ctx) => ctx.state.user?.tenantId)] })
+ * @example
+ * crud(router, 'invoices', invoices, { plugins: [tenantScope('tenantId', (ctx) => ctx.state.user?.tenantId)] })
  */
 export function tenantScope(attribute: string, tenantOf: (ctx: Context) => unknown): CrudPlugin {
   // The tenant of a request, asked once however many models and stages need it.
@@ -37,7 +40,10 @@ export function tenantScope(attribute: string, tenantOf: (ctx: Context) => unkno
   };
   return {
     name: `tenantScope(${attribute})`,
-    check: (model) => (findColumn(model, attribute) === undefined ? `${model.name} has no attribute ${attribute} to scope tenants by` : undefined),
+    check: (model) =>
+      findColumn(model, attribute) === undefined
+        ? `${model.name} has no attribute ${attribute} to scope tenants by`
+        : undefined,
     rowScope: async (model, context) => {
       const value = context.own ? await required(context) : await tenant(context.ctx);
       return { attribute: keyOf(model), values: value === undefined || value === null ? [] : [value] };

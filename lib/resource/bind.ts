@@ -5,8 +5,7 @@ import { resolvePolicy } from '../core/field-policy.js';
 import { resolveRelations } from '../core/relation-policy.js';
 import { isParanoid } from '../compile/soft-delete.js';
 import { planRowShape, type RowShape, type ShapeModel } from '../core/row-shape.js';
-import type { RelationModel } from '../core/relation-paths.js';
-import { checkResource, type ModelShape } from '../core/resource-check.js';
+import { checkResource } from '../core/resource-check.js';
 import { isStandardSchema } from '../core/standard-schema.js';
 import type { CrudMethod, CrudPlugin, FastCrudConfig, FieldPolicy } from '../types.js';
 import type { RelationDeclarations } from '../core/relation-policy.js';
@@ -65,7 +64,10 @@ export function unsafeBindResource<M extends Model>(
 ): BoundResource<M> {
   const { model, spec } = resource;
   if (model.sequelize === undefined || model.getAttributes() === undefined) {
-    throw new TypeError(`${label}: the model ${model.name} is not initialised: call ${model.name}.init(attributes, { sequelize }) or sequelize.define(…) before registering it`);
+    throw new TypeError(
+      `${label}: the model ${model.name} is not initialised: call ${model.name}.init(attributes, { sequelize }) or ` +
+        `sequelize.define(…) before registering it`,
+    );
   }
   const all = [...(spec.plugins ?? []), ...plugins];
   // The compiler requires a policy with fillable; JavaScript callers and the class form may leave them out.
@@ -80,7 +82,7 @@ export function unsafeBindResource<M extends Model>(
     relations: spec.relations as RelationDeclarations | undefined,
   };
   const problems = [
-    ...checkResource(model as unknown as ModelShape, declared, config, methods),
+    ...checkResource(model, declared, config, methods),
     ...validationProblems(spec.validate),
     ...all.flatMap((plugin) => {
       const problem = plugin.check?.(model);
@@ -90,7 +92,7 @@ export function unsafeBindResource<M extends Model>(
   if (problems.length > 0) throw new TypeError(`${label}: ${problems.join('; ')}`);
   const policy = {
     ...resolvePolicy(model, { ...declared, fillable: fillableNames(declared.fillable) }, config),
-    relations: resolveRelations(model as unknown as RelationModel, declared.relations),
+    relations: resolveRelations(model, declared.relations),
   };
   return Object.freeze({
     name: resource.name,
@@ -108,7 +110,13 @@ export function unsafeBindResource<M extends Model>(
     hooks: spec.hooks ?? {},
     plugins: all,
     declarationKey: declarationKey(resource),
-    searchShape: planRowShape(model as unknown as ShapeModel, policy.visible, model.sequelize.getDialect(), config.search.method, hasCustomToJSON(model)),
+    searchShape: planRowShape(
+      model as unknown as ShapeModel,
+      policy.visible,
+      model.sequelize.getDialect(),
+      config.search.method,
+      hasCustomToJSON(model),
+    ),
     routed: Object.freeze([...methods]),
   });
 }
@@ -133,7 +141,10 @@ function validationProblems(validate: ResourceValidation | undefined): string[] 
     const schema = validate?.[action];
     return schema === undefined || isStandardSchema(schema)
       ? []
-      : [`validate.${action} (the class form's ${action}ValidateRules) is not a Standard Schema (version 1): pass a zod, valibot or arktype schema, or an object with a '~standard' property`];
+      : [
+          `validate.${action} (the class form's ${action}ValidateRules) is not a Standard Schema (version 1): pass ` +
+            `a zod, valibot or arktype schema, or an object with a '~standard' property`,
+        ];
   });
 }
 

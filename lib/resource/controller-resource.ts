@@ -21,18 +21,29 @@ interface ExportDeclarations {
  * class of hand-written actions.
  * @example servesModel(CategoryController) // true
  */
-export function servesModel(Controller: ControllerShape): Controller is ControllerClass & { prototype: BaseController } {
-  return 'prototype' in Controller && typeof (Controller.prototype as { modelClassName?: unknown }).modelClassName === 'function';
+export function servesModel(
+  Controller: ControllerShape,
+): Controller is ControllerClass & { prototype: BaseController } {
+  return (
+    'prototype' in Controller &&
+    typeof (Controller.prototype as { modelClassName?: unknown }).modelClassName === 'function'
+  );
 }
 
 /**
  * The resource a controller class declares: its model, field policy, term search, export
- * settings and validation schemas, read from one instance made without a request. Its hooks stay the instance methods of
+ * settings and validation schemas, read from one instance made without a request. Its hooks stay the instance methods
+ * of
  * each request's controller. Declarations are read once, so they must not depend on the request.
  * @example unsafeBindResource(resourceOfController(ProductController, config), config, [], ['read'], label)
  */
-export function resourceOfController(Controller: ControllerClass & { prototype: BaseController }, config: FastCrudConfig): Resource {
-  return resourceOfInstance(new Controller({ state: {}, query: {}, params: {}, get: () => '' } as unknown as Context, config) as BaseController);
+export function resourceOfController(
+  Controller: ControllerClass & { prototype: BaseController },
+  config: FastCrudConfig,
+): Resource {
+  return resourceOfInstance(
+    new Controller({ state: {}, query: {}, params: {}, get: () => '' } as unknown as Context, config) as BaseController,
+  );
 }
 
 /**

@@ -17,7 +17,10 @@ export type AttributeName<M extends Model> = Extract<keyof Attributes<M>, string
  * Sequelize's own `_model` (a type-only field of every instance) is not one.
  * @example const name: AssociationName<Product> = 'category';
  */
-export type AssociationName<M extends Model> = Exclude<{ [K in keyof M]-?: NonNullable<M[K]> extends Model ? K : never }[keyof M] & string, '_model'>;
+export type AssociationName<M extends Model> = Exclude<
+  { [K in keyof M]-?: NonNullable<M[K]> extends Model ? K : never }[keyof M] & string,
+  '_model'
+>;
 
 /**
  * The associations declared on a model class, single-valued (`NonAttribute<Category>`) or many
@@ -25,9 +28,9 @@ export type AssociationName<M extends Model> = Exclude<{ [K in keyof M]-?: NonNu
  * @example type T = AssociatedModels<Product>['tags']; // Tag
  */
 export type AssociatedModels<M extends Model> = {
-  [K in Exclude<keyof M & string, '_model'> as NonNullable<M[K]> extends Model | readonly Model[] ? K : never]: NonNullable<M[K]> extends readonly (infer T extends Model)[]
-    ? T
-    : NonNullable<M[K]>;
+  [
+    K in Exclude<keyof M & string, '_model'> as NonNullable<M[K]> extends Model | readonly Model[] ? K : never
+  ]: NonNullable<M[K]> extends readonly (infer T extends Model)[] ? T : NonNullable<M[K]>;
 };
 
 /**
@@ -45,13 +48,22 @@ export interface RelationSpec<T extends Model> {
 /**
  * The association paths a resource opens, typed by the associated model where the model class
  * declares it; deeper paths (`order.customer`) and `define` models take strings, checked when `crud` is called.
- * @example const relations: RelationSpecs<Product> = { category: { include: true }, 'order.customer': { filterable: ['email'] } };
+ * @example
+ * const relations: RelationSpecs<Product> = {
+ *   category: { include: true },
+ *   'order.customer': { filterable: ['email'] },
+ * };
  */
-export type RelationSpecs<M extends Model> = string extends AttributeName<M>
-  ? Readonly<Record<string, RelationSpec<Model>>>
-  : { readonly [K in keyof AssociatedModels<M>]?: AssociatedModels<M>[K] extends infer T extends Model ? RelationSpec<T> : never } & {
-      readonly [path: `${string}.${string}`]: RelationSpec<Model>;
-    };
+export type RelationSpecs<M extends Model> =
+  string extends AttributeName<M>
+    ? Readonly<Record<string, RelationSpec<Model>>>
+    : {
+        readonly [K in keyof AssociatedModels<M>]?: AssociatedModels<M>[K] extends infer T extends Model
+          ? RelationSpec<T>
+          : never;
+      } & {
+        readonly [path: `${string}.${string}`]: RelationSpec<Model>;
+      };
 
 /**
  * A CSV column: an attribute, or `association.attribute` one level into a declared association
@@ -60,7 +72,11 @@ export type RelationSpecs<M extends Model> = string extends AttributeName<M>
  */
 export type CsvPath<M extends Model> =
   | AttributeName<M>
-  | { [K in AssociationName<M>]: NonNullable<M[K]> extends infer T extends Model ? `${K}.${AttributeName<T> | `${string}.${string}`}` : never }[AssociationName<M>];
+  | {
+      [K in AssociationName<M>]: NonNullable<M[K]> extends infer T extends Model
+        ? `${K}.${AttributeName<T> | `${string}.${string}`}`
+        : never;
+    }[AssociationName<M>];
 
 /**
  * Write data as hooks see it: the model's creation attributes, any of them.
@@ -93,11 +109,17 @@ export interface ResourceHooks<M extends Model> {
   /** Search and exportCsv: the parsed `filter` object, before it is checked; return the filters to use. */
   modifyFilters?(filters: unknown, context: HookContext<M>): HookResult<unknown>;
   /** Search: the compiled find options, before they run; change them in place or return new ones. */
-  modifySearchQuery?(query: FindOptions<Attributes<M>>, context: HookContext<M>): HookResult<FindOptions<Attributes<M>>>;
+  modifySearchQuery?(
+    query: FindOptions<Attributes<M>>,
+    context: HookContext<M>,
+  ): HookResult<FindOptions<Attributes<M>>>;
   /** Search: the serialized rows, before the reply; change them in place or return new ones. */
   afterSearch?(rows: Record<string, unknown>[], context: HookContext<M>): HookResult<Record<string, unknown>[]>;
   /** Options: the planned find options, before they run (spec options rule 6). */
-  modifyOptionsQuery?(query: FindOptions<Attributes<M>>, context: HookContext<M>): HookResult<FindOptions<Attributes<M>>>;
+  modifyOptionsQuery?(
+    query: FindOptions<Attributes<M>>,
+    context: HookContext<M>,
+  ): HookResult<FindOptions<Attributes<M>>>;
   /** Options: the `{label, value}` items, before the reply (spec options rule 8). */
   afterOptions?(items: OptionItem[], context: HookContext<M>): HookResult<OptionItem[]>;
   /** Create: the client's fillable fields, before anything else; return the fields to use. */
@@ -107,7 +129,10 @@ export interface ResourceHooks<M extends Model> {
   /** Create: inside the transaction, with the created record; throwing rolls the insert back. */
   afterCreate?(record: M, context: HookContext<M>): void | Promise<void>;
   /** ExportCsv: the compiled find options, before the first batch. */
-  modifyExportCsvQuery?(query: FindOptions<Attributes<M>>, context: HookContext<M>): HookResult<FindOptions<Attributes<M>>>;
+  modifyExportCsvQuery?(
+    query: FindOptions<Attributes<M>>,
+    context: HookContext<M>,
+  ): HookResult<FindOptions<Attributes<M>>>;
   /** Read: the `{id}` lookup, before it runs. */
   modifyReadQuery?(query: FindOptions<Attributes<M>>, context: HookContext<M>): HookResult<FindOptions<Attributes<M>>>;
   /** Read: the found record, before the reply. */
@@ -115,19 +140,28 @@ export interface ResourceHooks<M extends Model> {
   /** Update: the client's fillable fields, before anything else; return the fields to use. */
   beforeUpdateFill?(data: WriteData<M>, context: HookContext<M>): HookResult<WriteData<M>>;
   /** Update: the `{id}` lookup, inside the transaction, before it runs. */
-  modifyUpdateQuery?(query: FindOptions<Attributes<M>>, context: HookContext<M>): HookResult<FindOptions<Attributes<M>>>;
+  modifyUpdateQuery?(
+    query: FindOptions<Attributes<M>>,
+    context: HookContext<M>,
+  ): HookResult<FindOptions<Attributes<M>>>;
   /** Update: inside the transaction, with the record and the fields about to be written; return the fields to write. */
   beforeUpdate?(record: M, data: WriteData<M>, context: HookContext<M>): HookResult<WriteData<M>>;
   /** Update: inside the transaction, with the updated record; throwing rolls the update back. */
   afterUpdate?(record: M, context: HookContext<M>): void | Promise<void>;
   /** Delete: the `{id}` lookup, inside the transaction, before it runs. */
-  modifyDeleteQuery?(query: FindOptions<Attributes<M>>, context: HookContext<M>): HookResult<FindOptions<Attributes<M>>>;
+  modifyDeleteQuery?(
+    query: FindOptions<Attributes<M>>,
+    context: HookContext<M>,
+  ): HookResult<FindOptions<Attributes<M>>>;
   /** Delete: inside the transaction, before the row goes; throw to keep it. */
   beforeDelete?(record: M, context: HookContext<M>): void | Promise<void>;
   /** Delete: inside the transaction, after the row went; throwing brings it back. */
   afterDelete?(record: M, context: HookContext<M>): void | Promise<void>;
   /** SoftDelete: the `{id}` lookup, inside the transaction, before it runs. */
-  modifySoftDeleteQuery?(query: FindOptions<Attributes<M>>, context: HookContext<M>): HookResult<FindOptions<Attributes<M>>>;
+  modifySoftDeleteQuery?(
+    query: FindOptions<Attributes<M>>,
+    context: HookContext<M>,
+  ): HookResult<FindOptions<Attributes<M>>>;
   /** SoftDelete: inside the transaction, before the row is marked; changes to the record are saved with the mark. */
   beforeSoftDelete?(record: M, context: HookContext<M>): void | Promise<void>;
   /** SoftDelete: who is soft-deleting, for the deleted-by column; default `ctx.state.user?.id ?? null`. */
@@ -135,7 +169,10 @@ export interface ResourceHooks<M extends Model> {
   /** SoftDelete: inside the transaction, after the row was marked; throwing undoes the mark. */
   afterSoftDelete?(record: M, context: HookContext<M>): void | Promise<void>;
   /** Restore: the `{id}` lookup (soft-deleted rows only), inside the transaction, before it runs. */
-  modifyRestoreQuery?(query: FindOptions<Attributes<M>>, context: HookContext<M>): HookResult<FindOptions<Attributes<M>>>;
+  modifyRestoreQuery?(
+    query: FindOptions<Attributes<M>>,
+    context: HookContext<M>,
+  ): HookResult<FindOptions<Attributes<M>>>;
   /** Restore: inside the transaction, before the marks are cleared; changes to the record are saved with it. */
   beforeRestore?(record: M, context: HookContext<M>): void | Promise<void>;
   /** Restore: inside the transaction, after the marks were cleared; throwing undoes the restore. */
@@ -167,7 +204,11 @@ export interface ResourcePolicy<M extends Model> {
  * valibot, arktype or any other implementation works. A schema checks the body as the client sent
  * it (a form body's values are strings); its output, after transforms, is what gets written,
  * limited to fillable fields. A failure answers the validation status with one `schema` item per issue.
- * @example { create: z.object({ name: z.string().min(2), price: z.number().positive() }), update: z.object({ name: z.string().min(2).optional() }) }
+ * @example
+ * ({
+ *   create: z.object({ name: z.string().min(2), price: z.number().positive() }),
+ *   update: z.object({ name: z.string().min(2).optional() }),
+ * })
  */
 export interface ResourceValidation {
   /** The schema of a create body (the class form's `createValidateRules`). */
@@ -181,7 +222,9 @@ export interface ResourceSpec<M extends Model> {
   readonly policy: ResourcePolicy<M>;
   /** The term search: the filter key (default `term`) and the columns it looks in, any of which may match. */
   readonly search?: { readonly termFields?: readonly AttributeName<M>[]; readonly termKey?: string };
-  /** The export's columns with their headers (default: every visible attribute) and file name (default: the table name). */
+  /**
+   * The export's columns with their headers (default: every visible attribute) and file name (default: the table name).
+   */
   readonly csv?: { readonly columns?: { readonly [P in CsvPath<M>]?: string }; readonly fileName?: string };
   /** Schemas the create and update bodies must pass (the class form's `createValidateRules`/`updateValidateRules`). */
   readonly validate?: ResourceValidation;

@@ -49,7 +49,11 @@ export function rowScopesOf(scope: ActionScope, action: CrudMethod): Promise<Row
   return scopes;
 }
 
-async function resolve(scope: ActionScope, action: CrudMethod, models: ReadonlyMap<ModelStatic<Model>, ReadonlySet<CrudPlugin>>): Promise<RowScopes> {
+async function resolve(
+  scope: ActionScope,
+  action: CrudMethod,
+  models: ReadonlyMap<ModelStatic<Model>, ReadonlySet<CrudPlugin>>,
+): Promise<RowScopes> {
   // The served model first, so that its own plugins refuse a request before any other is asked.
   const ordered = [...models].sort(([a], [b]) => Number(b === scope.model) - Number(a === scope.model));
   const scopes = new Map<ModelStatic<Model>, RowScope[]>();
@@ -57,7 +61,14 @@ async function resolve(scope: ActionScope, action: CrudMethod, models: ReadonlyM
     const list: RowScope[] = [];
     for (const plugin of plugins) {
       const own = model === scope.model && scope.resource.plugins.includes(plugin);
-      const context = { action, ctx: scope.ctx, config: scope.config, model: scope.model, transaction: scope.transaction, own };
+      const context = {
+        action,
+        ctx: scope.ctx,
+        config: scope.config,
+        model: scope.model,
+        transaction: scope.transaction,
+        own,
+      };
       list.push(await plugin.rowScope!(model, context));
     }
     scopes.set(model, list);

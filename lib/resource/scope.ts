@@ -1,4 +1,6 @@
-/** The request scope every action runs in: the bound resource, the request, the hooks and the answers, for either form. */
+/**
+ * The request scope every action runs in: the bound resource, the request, the hooks and the answers, for either form.
+ */
 import type { Context } from 'koa';
 import type { Model, Transaction } from 'sequelize';
 import type { BaseController } from '../controller/base-controller.js';
@@ -9,7 +11,10 @@ import { declarationKey, unsafeBindResource, type BoundResource } from './bind.j
 import { resourceOfController, resourceOfInstance } from './controller-resource.js';
 import type { HookContext, HookName, ResourceHooks } from './resource.js';
 
-/** The reply builders an action uses: the spec's `answer*` helpers. A controller is one; the resource form uses `jsendAnswers`. */
+/**
+ * The reply builders an action uses: the spec's `answer*` helpers. A controller is one; the resource form uses
+ * `jsendAnswers`.
+ */
 export interface Answers {
   answerSuccess(data: unknown, code?: number, meta?: Readonly<Record<string, unknown>>): Reply;
   answerRequired(field: string, status?: number): Reply;
@@ -19,7 +24,8 @@ export interface Answers {
 }
 
 type AnyHook = (...args: never[]) => unknown;
-type HookArgs<K extends HookName> = Parameters<NonNullable<ResourceHooks<Model>[K]>> extends [...infer A, HookContext<Model>] ? A : never;
+type HookArgs<K extends HookName> =
+  Parameters<NonNullable<ResourceHooks<Model>[K]>> extends [...infer A, HookContext<Model>] ? A : never;
 type HookValue<K extends HookName> = Awaited<ReturnType<NonNullable<ResourceHooks<Model>[K]>>>;
 
 /** A request body as the write actions read it: the parsed value, and whether it came as a form. */
@@ -80,7 +86,8 @@ export function resourceScope<M extends Model>(
     readBody,
     transaction: undefined,
     hasHook: (name) => hooks[name] !== undefined,
-    hook: async (name, ...args) => (await (hooks[name] as ((...a: unknown[]) => unknown) | undefined)?.call(hooks, ...args, scope)) as never,
+    hook: async (name, ...args) =>
+      (await (hooks[name] as ((...a: unknown[]) => unknown) | undefined)?.call(hooks, ...args, scope)) as never,
   };
   return scope;
 }
@@ -99,9 +106,10 @@ export function attachBodyReader(controller: object, readBody: BodyReader): void
 }
 
 /** A controller whose constructor did not attach a reader (one that is not a BaseController) reads no body. */
-const noBodyReader: BodyReader = async () => {
-  throw new TypeError('This controller has no body reader: extend BaseController, whose constructor attaches one');
-};
+const noBodyReader: BodyReader = () =>
+  Promise.reject(
+    new TypeError('This controller has no body reader: extend BaseController, whose constructor attaches one'),
+  );
 
 /**
  * Tells a controller instance the resource its route registered, so it is not resolved again.
@@ -160,7 +168,11 @@ function boundResourceOf(controller: BaseController): BoundResource {
   variants.set(registered, known);
   // Bound with no methods, so the registration checks are not run per request; the routes stay the registered ones.
   const variant =
-    known.get(key) ?? Object.freeze({ ...unsafeBindResource(declared, controller.config, registered.plugins, [], controller.constructor.name), routed: registered.routed });
+    known.get(key) ??
+    Object.freeze({
+      ...unsafeBindResource(declared, controller.config, registered.plugins, [], controller.constructor.name),
+      routed: registered.routed,
+    });
   if (known.size >= MAX_VARIANTS) known.clear();
   known.set(key, variant);
   return variant;
@@ -175,7 +187,9 @@ function boundForClass(controller: BaseController): BoundResource {
   const Controller = controller.constructor as Parameters<typeof resourceOfController>[0];
   const byConfig = perClass.get(Controller) ?? new WeakMap<FastCrudConfig, BoundResource>();
   perClass.set(Controller, byConfig);
-  const resolved = byConfig.get(controller.config) ?? unsafeBindResource(resourceOfController(Controller, controller.config), controller.config, [], [], Controller.name);
+  const resolved =
+    byConfig.get(controller.config) ??
+    unsafeBindResource(resourceOfController(Controller, controller.config), controller.config, [], [], Controller.name);
   byConfig.set(controller.config, resolved);
   return resolved;
 }
@@ -191,11 +205,15 @@ export function jsendAnswers(config: FastCrudConfig): Answers {
   if (cached) return cached;
   const validation = config.global.validation.http_status;
   const answers: Answers = Object.freeze({
-    answerSuccess: (data: unknown, code = 200, meta: Readonly<Record<string, unknown>> = {}) => success(data, code, meta),
-    answerRequired: (field: string, status = statusOf('required', validation)) => fail(status, [failItemOf({ _tag: 'required', field })]),
-    answerColumnNotFound: (field: string, status = statusOf('columnNotFound', validation)) => fail(status, [failItemOf({ _tag: 'columnNotFound', field })]),
+    answerSuccess: (data: unknown, code = 200, meta: Readonly<Record<string, unknown>> = {}) =>
+      success(data, code, meta),
+    answerRequired: (field: string, status = statusOf('required', validation)) =>
+      fail(status, [failItemOf({ _tag: 'required', field })]),
+    answerColumnNotFound: (field: string, status = statusOf('columnNotFound', validation)) =>
+      fail(status, [failItemOf({ _tag: 'columnNotFound', field })]),
     answerFail: (items: readonly FailItem[], status = validation) => fail(status, items),
-    answerNotFound: (field = 'id') => fail(statusOf('recordNotFound'), [{ field, error: 'recordNotFound', message: 'The record was not found' }]),
+    answerNotFound: (field = 'id') =>
+      fail(statusOf('recordNotFound'), [{ field, error: 'recordNotFound', message: 'The record was not found' }]),
   });
   answerSets.set(config, answers);
   return answers;

@@ -18,18 +18,17 @@ export interface WithheldValue {
   readonly message: string;
 }
 
-/** Internal: the `ctx.state` key the withheld values of one request are collected under. */
-const WITHHELD: unique symbol = Symbol('koa-fast-crud: withheld values');
-
-type Notes = Record<symbol, WithheldValue[] | undefined>;
+/** Each request's withheld values, by its Koa context: gone with the request, and never in `ctx.state`. */
+const notes = new WeakMap<Context, WithheldValue[]>();
 
 /**
  * Notes a value withheld from this request's reply.
  * @example noteWithheld(ctx, { id: 7, field: 'meta', message: 'The stored value of meta nests …' })
  */
 export function noteWithheld(ctx: Context, withheld: WithheldValue): void {
-  const state = ctx.state as Notes;
-  (state[WITHHELD] ??= []).push(withheld);
+  const list = notes.get(ctx) ?? [];
+  list.push(withheld);
+  notes.set(ctx, list);
 }
 
 /**
@@ -37,5 +36,5 @@ export function noteWithheld(ctx: Context, withheld: WithheldValue): void {
  * @example withheldValues(ctx) // [{ id: 7, field: 'meta', message: … }]
  */
 export function withheldValues(ctx: Context): readonly WithheldValue[] | undefined {
-  return (ctx.state as Notes | undefined)?.[WITHHELD];
+  return notes.get(ctx);
 }
