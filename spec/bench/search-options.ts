@@ -85,7 +85,8 @@ function cpuRoute(app: Koa): void {
 }
 
 async function listen(app: Koa): Promise<void> {
-  const server = app.listen(0, '127.0.0.1');
+  // BENCH_PORT (the runner sets it): a port of the range this machine gives benchmarks, else any free port.
+  const server = app.listen(Number(process.env['BENCH_PORT'] ?? 0), '127.0.0.1');
   // The runner's pooled sockets wait while the other side is loaded: past Node's 5 s keep-alive
   // timeout the server would close one as the runner reuses it (ECONNRESET).
   server.keepAliveTimeout = 60_000;
@@ -164,9 +165,14 @@ interface Server {
   readonly port: number;
 }
 
+/** The first port servers take, one after another (BENCH_PORTS=17300 by default, 100 ports). */
+const FIRST_PORT = Number(process.env['BENCH_PORTS'] ?? 17300);
+let nextPort = 0;
+
 function start(side: Side, dialect: Dialect): Promise<Server> {
   const profile = process.env['BENCH_CPU_PROF'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF']}`];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', fileURLToPath(import.meta.url), side, dialect], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const env = { ...process.env, BENCH_PORT: String(FIRST_PORT + (nextPort++ % 100)) };
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', fileURLToPath(import.meta.url), side, dialect], { stdio: ['ignore', 'pipe', 'inherit'], env });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
