@@ -35,16 +35,16 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
   const cap = config.search.max_unpaginated;
   const tooMany = () => answers.answerFail([{ field: null, error: 'tooManyRows', message: `The options list answers at most ${cap} items (search.max_unpaginated) and this one has more: narrow it with a condition (modifyOptionsQuery) or raise the cap` }]);
   let query = inReplyOrder(hooked);
-  if (hooked.limit === undefined || hooked.limit > cap) {
-    if (!countsFirst(model, hooked)) query = { ...query, limit: cap + 1 };
-    else if ((await rowidSpan(model, chosen)) > cap && (await countRows(model, hooked, chosen)) > cap) return tooMany();
-  }
   let found: Record<string, unknown>[];
   try {
+    if (hooked.limit === undefined || hooked.limit > cap) {
+      if (!countsFirst(model, hooked)) query = { ...query, limit: cap + 1 };
+      else if ((await rowidSpan(model, chosen)) > cap && (await countRows(model, hooked, chosen)) > cap) return tooMany();
+    }
     found = await readRows(model, query, chosen);
   } catch (thrown) {
     // A value column dropped from the table since it was described: described again, it is an unknown column.
-    if (undeclared === undefined || (await tableHasColumn(model, undeclared).catch(() => true))) throw thrown;
+    if (undeclared === undefined || (await tableColumns(model, true).then((columns) => columns.has(undeclared), () => true))) throw thrown;
     return answerOptionsError(answers, config, { _tag: 'columnNotFound', field: undeclared });
   }
   // A row past the cap: the LIMIT's extra row, or rows added since the span or the count.
