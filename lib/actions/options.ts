@@ -39,12 +39,16 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
   try {
     if (hooked.limit === undefined || hooked.limit > cap) {
       if (!countsFirst(model, hooked)) query = { ...query, limit: cap + 1 };
-      else if ((await rowidSpan(model, chosen)) > cap && (await countRows(model, hooked, chosen)) > cap) return tooMany();
+      else if ((await rowidSpan(model, chosen)) > cap && (await countRows(model, hooked, chosen)) > cap) {
+        return tooMany();
+      }
     }
     found = await readRows(model, query, chosen);
   } catch (thrown) {
     // A value column dropped from the table since it was described: described again, it is an unknown column.
-    if (undeclared === undefined || (await tableColumns(model, true).then((columns) => columns.has(undeclared), () => true))) throw thrown;
+    if (undeclared === undefined) throw thrown;
+    const described = await tableColumns(model, true).then((columns) => columns.has(undeclared), () => true);
+    if (described) throw thrown;
     return answerOptionsError(answers, config, { _tag: 'columnNotFound', field: undeclared });
   }
   // A row past the cap: the LIMIT's extra row, or rows added since the span or the count.
@@ -71,7 +75,11 @@ function countsFirst(model: ModelStatic<Model>, query: FindOptions): boolean {
 }
 
 /** The options' rows: plain rows through the request's executor, or instances when a hook asked for them. */
-async function readRows(model: ModelStatic<Model>, query: FindOptions, { executor, driver }: Chosen): Promise<Record<string, unknown>[]> {
+async function readRows(
+  model: ModelStatic<Model>,
+  query: FindOptions,
+  { executor, driver }: Chosen,
+): Promise<Record<string, unknown>[]> {
   if (query.raw === true) return executor.rows(model, query, driver);
   // A hook that asked for instances gets them, as findAll gives them.
   return (await model.findAll(query)) as object[] as Record<string, unknown>[];
@@ -94,7 +102,8 @@ async function rowidSpan(model: ModelStatic<Model>, { executor, driver }: Chosen
     rows = await executor.sql(model.sequelize!, sql, driver);
   } catch (error) {
     // No rowid (a view, WITHOUT ROWID) for good; any other error may pass: the count decides this time.
-    if (/no such column/i.test(String(error instanceof Error ? error.message : error))) stateOf(model.sequelize!).spans.set(model, null);
+    const message = String(error instanceof Error ? error.message : error);
+    if (/no such column/i.test(message)) stateOf(model.sequelize!).spans.set(model, null);
     return Infinity;
   }
   const span = rows[0]?.['span'] ?? 0;
@@ -119,7 +128,8 @@ async function spanSelect(model: ModelStatic<Model>): Promise<string | null> {
 /** The number of rows the options query's conditions match (its order, page and offset left out). */
 async function countRows(model: ModelStatic<Model>, query: FindOptions, { executor, driver }: Chosen): Promise<number> {
   const sequelize = model.sequelize!;
-  const counted: FindOptions = { ...query, attributes: [[sequelize.fn('count', sequelize.col('*')), 'count']], order: undefined, limit: undefined, offset: undefined };
+  const attributes: FindOptions['attributes'] = [[sequelize.fn('count', sequelize.col('*')), 'count']];
+  const counted: FindOptions = { ...query, attributes, order: undefined, limit: undefined, offset: undefined };
   const [row] = await executor.rows(model, counted, driver);
   return Number(row?.['count'] ?? 0);
 }

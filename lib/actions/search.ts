@@ -11,7 +11,8 @@ import { planSearch, type SearchRequest } from '../core/search-plan.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, markDefaultHooks, type ActionScope } from '../resource/scope.js';
 import { executorFor, type Executor, type PreparedSelect, type RawShape } from '../execute/executor.js';
-import { PREPARED_LIMIT, stateOf, type ExecutionState, type PreparedSearch, type SearchPath } from '../execute/state.js';
+import { PREPARED_LIMIT, stateOf } from '../execute/state.js';
+import type { ExecutionState, PreparedSearch, SearchPath } from '../execute/state.js';
 import { rowScopesOf, scopesKey } from '../resource/row-scopes.js';
 import type { FailItem, Reply, RowScopes, SearchPlan } from '../types.js';
 import { serializerFor } from './records.js';
@@ -115,11 +116,17 @@ export async function searchAction(scope: ActionScope): Promise<Reply> {
   const page = plan.page;
   // Without a count, one row past the page tells whether there is a next one; without a page, one row past the cap that there are too many.
   const cap = config.search.max_unpaginated;
-  const limit = page === null ? Math.min(query.limit ?? cap + 1, cap + 1) : counting === 'none' ? page.perPage + 1 : query.limit;
+  const limit =
+    page === null ? Math.min(query.limit ?? cap + 1, cap + 1) : counting === 'none' ? page.perPage + 1 : query.limit;
   const read = limit === query.limit ? query : { ...query, limit };
   // The fast executor prepares the select once, and compiles its WHERE once for the page and the count.
-  const select = shape === undefined ? undefined : known !== undefined ? known.select.again(driver) : executor.select(model, read, shape, driver);
-  if (reusable !== undefined && known === undefined && select?.reusable === true) remember(state, reusable, { plan, query, select });
+  const select =
+    shape === undefined ? undefined
+    : known !== undefined ? known.select.again(driver)
+    : executor.select(model, read, shape, driver);
+  if (reusable !== undefined && known === undefined && select?.reusable === true) {
+    remember(state, reusable, { plan, query, select });
+  }
   const path: SearchPath = select?.path ?? 'instance';
   state.observer?.searched?.(scope.ctx, { path, reused: known !== undefined });
   let records: Record<string, unknown>[], count: { value: number; estimated: boolean } | undefined;
@@ -169,10 +176,16 @@ export function unreadableJsonReply(scope: ActionScope, plan: SearchPlan, thrown
  * to Sequelize to change. Else undefined, and the request plans and prepares its own.
  * `spec/http/fast-path.spec.ts` compares a reused search's bytes with a planned one's.
  */
-function preparedKey(scope: ActionScope, scopes: RowScopes, executor: Executor, state: ExecutionState): string | undefined {
+function preparedKey(
+  scope: ActionScope,
+  scopes: RowScopes,
+  executor: Executor,
+  state: ExecutionState,
+): string | undefined {
   const { resource } = scope;
   if (scope.config !== resource.config || scope.hasHook('modifyFilters') || scope.hasHook('modifySearchQuery')) return undefined;
-  if (resource.plugins.some((plugin) => plugin.query !== undefined) || !executor.queriesAsPlanned(scope.model)) return undefined;
+  if (resource.plugins.some((plugin) => plugin.query !== undefined)) return undefined;
+  if (!executor.queriesAsPlanned(scope.model)) return undefined;
   const scoped = scopes.size === 0 ? '' : scopesKey(scopes);
   if (scoped === undefined) return undefined;
   let id = state.resourceIds.get(resource);
@@ -229,7 +242,12 @@ function hasIncludes(query: FindOptions): boolean {
  * The count of the matching rows: DISTINCT only when includes may repeat rows; with an `estimator`
  * (`search.count: 'estimate'`), the planner's estimate when it reaches `search.count_threshold`.
  */
-async function countRows(scope: ActionScope, query: FindOptions, select: PreparedSelect | undefined, estimator: Executor | undefined): Promise<{ value: number; estimated: boolean }> {
+async function countRows(
+  scope: ActionScope,
+  query: FindOptions,
+  select: PreparedSelect | undefined,
+  estimator: Executor | undefined,
+): Promise<{ value: number; estimated: boolean }> {
   const { model, config } = scope;
   const includes = hasIncludes(query);
   if (estimator !== undefined && !includes) {

@@ -30,7 +30,9 @@ const CONVERTED: Readonly<Record<string, ReadonlySet<ValueKind>>> = {
 };
 
 /** Kinds read the same raw as through an instance, or converted as above; any other kind takes the instance path. */
-export const RAW_KINDS: ReadonlySet<ValueKind> = new Set(['integer', 'number', 'boolean', 'date', 'dateonly', 'uuid', 'string', 'enum']);
+export const RAW_KINDS: ReadonlySet<ValueKind> = new Set([
+  'integer', 'number', 'boolean', 'date', 'dateonly', 'uuid', 'string', 'enum',
+]);
 
 /**
  * The row shape of a model's search replies: raw when the serializer is the plain `toJSON` and the

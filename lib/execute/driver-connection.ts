@@ -43,11 +43,15 @@ const SHAPING = ['nest', 'mapToModel', 'logQueryParameters', 'showWarnings', 'be
  */
 export function driverRefusal(sequelize: Sequelize, options: Readonly<Record<string, unknown>>): string | undefined {
   const instance = privateSequelize.options(sequelize);
-  const merged = instance.query === undefined || Object.keys(instance.query).length === 0 ? options : { ...instance.query, ...options };
+  const merged =
+    instance.query === undefined || Object.keys(instance.query).length === 0
+      ? options
+      : { ...instance.query, ...options };
   const logging = merged['logging'] === undefined ? instance.logging : merged['logging'];
   if (logging) return 'logging';
   if (instance.benchmark || instance.showWarnings || instance.minifyAliases) return 'instance options';
-  if (hasForeignHook(instance.hooks?.['beforeQuery']) || hasForeignHook(instance.hooks?.['afterQuery'])) return 'query hooks';
+  if (hasForeignHook(instance.hooks?.['beforeQuery']) || hasForeignHook(instance.hooks?.['afterQuery']))
+    return 'query hooks';
   const needed = QUERY_ONLY.find((key) => merged[key] !== undefined && merged[key] !== null);
   if (needed !== undefined) return needed;
   if (privateSequelize.clsActive()) return 'CLS';
@@ -64,7 +68,10 @@ interface SqliteConnection {
   all(sql: string, callback: (error: Error | null, rows: Record<string, unknown>[]) => void): void;
 }
 interface PgConnection {
-  query(sql: string, callback: (error: (Error & { code?: string }) | null, result: { rows: Record<string, unknown>[] }) => void): void;
+  query(
+    sql: string,
+    callback: (error: (Error & { code?: string }) | null, result: { rows: Record<string, unknown>[] }) => void,
+  ): void;
 }
 interface MariadbConnection {
   query(sql: string): Promise<Record<string, unknown>[]>;
@@ -84,7 +91,8 @@ function execute(dialect: string, connection: object, sql: string): Promise<Reco
     return new Promise((resolve, reject) =>
       pg.query(sql, (error, result) => {
         if (error === null) return resolve(result.rows);
-        const broken = error.code === 'ECONNRESET' || PG_BROKEN.test(String(error)) || error.message === 'Query read timeout';
+        const broken =
+          error.code === 'ECONNRESET' || PG_BROKEN.test(String(error)) || error.message === 'Query read timeout';
         if (broken) privateSequelize.markBroken(connection);
         reject(error);
       }),
@@ -98,7 +106,11 @@ function execute(dialect: string, connection: object, sql: string): Promise<Reco
  * (or, with `options.plain`, the first row or null). Call only when `driverRefusal` gave none.
  * @example const rows = await driverSelect(sequelize, 'SELECT 1 AS `one`;', { raw: true, type: 'SELECT' });
  */
-export async function driverSelect(sequelize: Sequelize, sql: string, options: Readonly<Record<string, unknown>>): Promise<unknown> {
+export async function driverSelect(
+  sequelize: Sequelize,
+  sql: string,
+  options: Readonly<Record<string, unknown>>,
+): Promise<unknown> {
   // A connection error is the pool's, thrown as sequelize.query would throw it (no retry matches it by default).
   const connection = await privateSequelize.acquire(sequelize, options['useMaster'] === true);
   let rows: Record<string, unknown>[];

@@ -35,7 +35,7 @@ export interface Executor {
   readonly name: 'public' | 'fast';
   /** Prepares a search's select; `driver: false` keeps the fast executor off the driver connection. */
   select(model: ModelStatic<Model>, query: FindOptions, shape: RawShape, driver: boolean): PreparedSelect;
-  /** True when the model's queries are what the plan says, so a prepared select may be kept (search.ts `preparedKey`). */
+  /** True when the model's queries are what the plan says: a prepared select may be kept (search.ts `preparedKey`). */
   queriesAsPlanned(model: ModelStatic<Model>): boolean;
   /** Plain rows of a find (options' `[column, alias]` attributes), as `findAll({ raw: true })` returns them. */
   rows(model: ModelStatic<Model>, query: FindOptions, driver: boolean): Promise<Record<string, unknown>[]>;
@@ -97,7 +97,10 @@ async function probe(model: ModelStatic<Model>): Promise<Executor> {
   return settle(reason === undefined ? fastExecutor : fallBack(model, reason));
 }
 
-/** Why the two executors differ on the model's first row, or undefined when they agree; throws when neither can read the table. */
+/**
+ * Why the two executors differ on the model's first row, or undefined when they agree; throws
+ * when neither can read the table.
+ */
 async function compare(model: ModelStatic<Model>): Promise<string | undefined> {
   const shape = probeShape(model);
   const order = model.primaryKeyAttributes.map((name) => [name, 'ASC'] as [string, string]);
@@ -110,11 +113,13 @@ async function compare(model: ModelStatic<Model>): Promise<string | undefined> {
   ]);
   if (fast.status === 'rejected' && (rows.status === 'rejected' || count.status === 'rejected')) throw fast.reason;
   if (fast.status === 'rejected') return `its select failed (${String(fast.reason)})`;
-  if (rows.status === 'rejected' || count.status === 'rejected') return 'the public select failed where the fast one did not';
+  if (rows.status === 'rejected' || count.status === 'rejected')
+    return 'the public select failed where the fast one did not';
   const sql = logged.replace(/^Executing \([^)]*\): /, '');
   if (sql !== fast.value.sql) return `its SQL differs from findAll's: ${fast.value.sql} against ${sql}`;
-  if (JSON.stringify(fast.value.rows) !== JSON.stringify(rows.value)) return 'its rows differ from findAll\'s';
-  if (fast.value.count !== count.value) return `its count differs from Model.count's: ${fast.value.count} against ${count.value}`;
+  if (JSON.stringify(fast.value.rows) !== JSON.stringify(rows.value)) return "its rows differ from findAll's";
+  if (fast.value.count !== count.value)
+    return `its count differs from Model.count's: ${fast.value.count} against ${count.value}`;
   return undefined;
 }
 
@@ -123,7 +128,11 @@ function probeShape(model: ModelStatic<Model>): RawShape {
   const attributes = model.getAttributes();
   const plain = Object.keys(attributes).filter((name) => {
     const definition = attributes[name]!;
-    return definition.get === undefined && (definition.type as { key?: string }).key !== 'VIRTUAL' && RAW_KINDS.has(kindOf(definition));
+    return (
+      definition.get === undefined &&
+      (definition.type as { key?: string }).key !== 'VIRTUAL' &&
+      RAW_KINDS.has(kindOf(definition))
+    );
   });
   const source = { getAttributes: () => Object.fromEntries(plain.map((name) => [name, attributes[name]!])) };
   const shape = planRowShape(source, new Set(plain), model.sequelize!.getDialect(), 'toJSON', false);
@@ -133,7 +142,9 @@ function probeShape(model: ModelStatic<Model>): RawShape {
 /** The public executor, with one log line saying why, and the observer told. */
 function fallBack(model: ModelStatic<Model>, reason: string): Executor {
   const state = stateOf(model.sequelize!);
-  console.warn(`koa-fast-crud: ${model.name} reads through Sequelize's public API: the fast executor's probe failed: ${reason}`);
+  console.warn(
+    `koa-fast-crud: ${model.name} reads through Sequelize's public API: the fast executor's probe failed: ${reason}`,
+  );
   state.observer?.fellBack?.(model, reason);
   return publicExecutor;
 }

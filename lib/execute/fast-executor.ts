@@ -14,7 +14,17 @@ import { FRAGMENT_LIMIT, stateOf } from './state.js';
  * Options `selectQuery` reads that the direct assembly below does not: any of them (from a hook,
  * a plugin or a default scope), or `minifyAliases`, sends the select through `selectQuery`.
  */
-const SELECT_QUERY_ONLY = ['include', 'group', 'having', 'lock', 'indexHints', 'groupedLimit', 'subQuery', 'tableAs', 'tableHint'] as const;
+const SELECT_QUERY_ONLY = [
+  'include',
+  'group',
+  'having',
+  'lock',
+  'indexHints',
+  'groupedLimit',
+  'subQuery',
+  'tableAs',
+  'tableHint',
+] as const;
 
 /** A fragment of the model's SQL, from its Sequelize instance's cache or made (and kept while there is room). */
 function cached(model: ModelStatic<Model>, key: string, make: () => string): string {
@@ -28,12 +38,13 @@ function cached(model: ModelStatic<Model>, key: string, make: () => string): str
   return made;
 }
 
-/** The order's cache key when every item is `[attribute, direction]` of two strings (what compileSearch writes); else undefined. */
+/** The order's cache key when every item is `[attribute, direction]` of two strings, as compileSearch writes. */
 function orderKey(order: unknown): string | undefined {
   if (!Array.isArray(order)) return undefined;
   const parts: string[] = [];
   for (const item of order) {
-    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string' || typeof item[1] !== 'string') return undefined;
+    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string' || typeof item[1] !== 'string')
+      return undefined;
     parts.push(`${item[0]}\u0000${item[1]}`);
   }
   return parts.join('\u0001');
@@ -59,15 +70,25 @@ interface FastSelect {
 function prepareSelect(model: ModelStatic<Model>, query: FindOptions, shape: RawShape, driver: boolean): FastSelect {
   const options = privateSequelize.prepareFind(model, query, shape.attributes);
   const generator = privateSequelize.generator(model);
-  const direct = generator.options.minifyAliases !== true && !SELECT_QUERY_ONLY.some((key) => options[key] !== undefined);
+  const direct =
+    generator.options.minifyAliases !== true && !SELECT_QUERY_ONLY.some((key) => options[key] !== undefined);
   const as = generator.quoteIdentifier(model.name);
-  const where = !direct ? undefined : Object.hasOwn(options, 'where') ? generator.getWhereConditions(options['where'], as, model, options) : '';
+  const where = !direct
+    ? undefined
+    : Object.hasOwn(options, 'where')
+      ? generator.getWhereConditions(options['where'], as, model, options)
+      : '';
   const onDriver = driver && driverRefusal(model.sequelize!, options) === undefined;
   return { model, options, attributesKey: shape.attributes.join('\u0000'), where, driver: onDriver };
 }
 
 /** Runs a select's SQL on the driver connection or through `sequelize.query`. */
-function run(sequelize: Sequelize, sql: string, options: Readonly<Record<string, unknown>>, driver: boolean): Promise<unknown> {
+function run(
+  sequelize: Sequelize,
+  sql: string,
+  options: Readonly<Record<string, unknown>>,
+  driver: boolean,
+): Promise<unknown> {
   return driver ? driverSelect(sequelize, sql, options) : sequelize.query(sql, options);
 }
 
@@ -116,8 +137,17 @@ async function page(select: FastSelect, shape: RawShape): Promise<Record<string,
 async function count(select: FastSelect): Promise<number> {
   const sequelize = select.model.sequelize!;
   const counted = [[sequelize.fn('count', sequelize.col('*')), 'count']];
-  const options: Record<string, unknown> = { ...select.options, attributes: counted, order: undefined, limit: undefined, offset: undefined, plain: true };
-  const row = (await run(sequelize, selectSql(select, options, '\u0003count'), options, select.driver)) as { count?: unknown } | null;
+  const options: Record<string, unknown> = {
+    ...select.options,
+    attributes: counted,
+    order: undefined,
+    limit: undefined,
+    offset: undefined,
+    plain: true,
+  };
+  const row = (await run(sequelize, selectSql(select, options, '\u0003count'), options, select.driver)) as {
+    count?: unknown;
+  } | null;
   return Number(row?.count ?? 0);
 }
 
@@ -128,7 +158,11 @@ function prepared(select: FastSelect, shape: RawShape): PreparedSelect {
     reusable: select.where !== undefined,
     page: () => page(select, shape),
     count: () => count(select),
-    again: (driver) => prepared({ ...select, driver: driver && driverRefusal(select.model.sequelize!, select.options) === undefined }, shape),
+    again: (driver) =>
+      prepared(
+        { ...select, driver: driver && driverRefusal(select.model.sequelize!, select.options) === undefined },
+        shape,
+      ),
   };
 }
 
@@ -136,15 +170,27 @@ function prepared(select: FastSelect, shape: RawShape): PreparedSelect {
  * Converts raw rows in place to the values a model instance holds: on SQLite a date's text is
  * parsed as Sequelize parses it; a boolean's 0/1 goes through the model's own sanitizer.
  */
-function convertRows(model: ModelStatic<Model>, rows: Record<string, unknown>[], shape: RawShape): Record<string, unknown>[] {
+function convertRows(
+  model: ModelStatic<Model>,
+  rows: Record<string, unknown>[],
+  shape: RawShape,
+): Record<string, unknown>[] {
   if (shape.converted.length === 0 || rows.length === 0) return rows;
   const sanitizers = privateSequelize.sanitizers(model);
   const timezone = privateSequelize.options(model.sequelize!).timezone ?? '+00:00';
   const sqlite = model.sequelize!.getDialect() === 'sqlite';
   const steps = shape.converted.map(({ attribute, kind }) => {
     const sanitize = sanitizers[attribute];
-    const parse = kind === 'date' && sqlite ? (value: unknown) => privateSequelize.parseSqliteDate(String(value), timezone) : (value: unknown) => value;
-    const convert = (value: unknown) => (value === null || value === undefined ? value : sanitize === undefined ? parse(value) : sanitize(parse(value), { raw: true }));
+    const parse =
+      kind === 'date' && sqlite
+        ? (value: unknown) => privateSequelize.parseSqliteDate(String(value), timezone)
+        : (value: unknown) => value;
+    const convert = (value: unknown) =>
+      value === null || value === undefined
+        ? value
+        : sanitize === undefined
+          ? parse(value)
+          : sanitize(parse(value), { raw: true });
     return { attribute, convert };
   });
   for (const row of rows) for (const { attribute, convert } of steps) row[attribute] = convert(row[attribute]);
@@ -155,7 +201,11 @@ function convertRows(model: ModelStatic<Model>, rows: Record<string, unknown>[],
  * For the probe (executor.ts): the SQL the fast executor sends for a search's page, and its rows.
  * @example const { sql, rows } = await probePage(Product, { limit: 1 }, shape);
  */
-export async function probePage(model: ModelStatic<Model>, query: FindOptions, shape: RawShape): Promise<{ sql: string; rows: unknown[]; count: number }> {
+export async function probePage(
+  model: ModelStatic<Model>,
+  query: FindOptions,
+  shape: RawShape,
+): Promise<{ sql: string; rows: unknown[]; count: number }> {
   const select = prepareSelect(model, query, shape, true);
   const [rows, counted] = await Promise.all([page(select, shape), count(select)]);
   return { sql: pageQuery(select).sql, rows, count: counted };
@@ -170,27 +220,41 @@ export const fastExecutor: Executor = {
   queriesAsPlanned: (model) => privateSequelize.queriesAsPlanned(model),
 
   async rows(model, query, driver) {
-    if (query.include !== undefined || !Array.isArray(query.attributes)) return (await model.findAll({ ...query, raw: true })) as object[] as Record<string, unknown>[];
+    if (query.include !== undefined || !Array.isArray(query.attributes))
+      return (await model.findAll({ ...query, raw: true })) as object[] as Record<string, unknown>[];
     const options = privateSequelize.prepareFind(model, query, query.attributes);
     const sql = privateSequelize.generator(model).selectQuery(model.getTableName(), options, model);
     const sequelize = model.sequelize!;
-    return (await run(sequelize, sql, options, driver && driverRefusal(sequelize, options) === undefined)) as Record<string, unknown>[];
+    return (await run(sequelize, sql, options, driver && driverRefusal(sequelize, options) === undefined)) as Record<
+      string,
+      unknown
+    >[];
   },
 
   async sql(sequelize, sql, driver) {
     const options = { raw: true, type: QueryTypes.SELECT };
-    return (await run(sequelize, sql, options, driver && driverRefusal(sequelize, options) === undefined)) as Record<string, unknown>[];
+    return (await run(sequelize, sql, options, driver && driverRefusal(sequelize, options) === undefined)) as Record<
+      string,
+      unknown
+    >[];
   },
 
-  /** PostgreSQL's planner estimate (`EXPLAIN (FORMAT JSON)` of the select without page and order); undefined elsewhere. */
+  /** PostgreSQL's planner estimate (`EXPLAIN (FORMAT JSON)` of the select without page and order), else undefined. */
   async estimate(model, query) {
     const sequelize = model.sequelize!;
     if (sequelize.getDialect() !== 'postgres') return undefined;
     const { order: _order, limit: _limit, offset: _offset, ...conditions } = query;
     const options = privateSequelize.prepareFind(model, conditions, [[sequelize.literal('1'), 'one']]);
     const sql = privateSequelize.generator(model).selectQuery(model.getTableName(), options, model);
-    const explained = { type: QueryTypes.SELECT, raw: true, transaction: options['transaction'], useMaster: options['useMaster'] };
-    const rows = (await sequelize.query(`EXPLAIN (FORMAT JSON) ${sql}`, explained as never)) as { 'QUERY PLAN'?: { Plan?: { 'Plan Rows'?: unknown } }[] }[];
+    const explained = {
+      type: QueryTypes.SELECT,
+      raw: true,
+      transaction: options['transaction'],
+      useMaster: options['useMaster'],
+    };
+    const rows = (await sequelize.query(`EXPLAIN (FORMAT JSON) ${sql}`, explained as never)) as {
+      'QUERY PLAN'?: { Plan?: { 'Plan Rows'?: unknown } }[];
+    }[];
     const estimate = rows[0]?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'];
     return typeof estimate === 'number' ? Math.round(estimate) : undefined;
   },

@@ -14,7 +14,13 @@ export interface QueryGenerator {
   quoteIdentifier(name: string): string;
   quoteTable(table: unknown): string;
   escapeAttributes(attributes: unknown[], options: object, as: string): string[];
-  selectFromTableFragment(options: object, model: ModelStatic<Model>, attributes: string[], table: string, as: string): string;
+  selectFromTableFragment(
+    options: object,
+    model: ModelStatic<Model>,
+    attributes: string[],
+    table: string,
+    as: string,
+  ): string;
   getWhereConditions(where: unknown, as: string, model: ModelStatic<Model>, options: object): string;
   getQueryOrders(options: object, model: ModelStatic<Model>, subQuery: boolean): { mainQueryOrder: string[] };
   addLimitAndOffset(options: object, model: ModelStatic<Model>): string;
@@ -68,7 +74,11 @@ interface Logger {
 }
 
 /** The debug channels Sequelize's query classes write each statement to. */
-const DEBUG_CHANNEL: Readonly<Record<string, string>> = { sqlite: 'sql:sqlite', postgres: 'sql:pg', mariadb: 'sql:mariadb' };
+const DEBUG_CHANNEL: Readonly<Record<string, string>> = {
+  sqlite: 'sql:sqlite',
+  postgres: 'sql:pg',
+  mariadb: 'sql:mariadb',
+};
 
 const privatesOf = (model: ModelStatic<Model>): ModelPrivates => model as unknown as ModelPrivates;
 const cls = (): SequelizeClass['_cls'] => (Sequelize as unknown as SequelizeClass)._cls;
@@ -105,9 +115,18 @@ export function missingMembers(model: ModelStatic<Model>): string[] {
     ['Utils.mapFinderOptions', typeof utils().mapFinderOptions === 'function'],
     ['DataTypes.sqlite.DATE.parse', typeof parsers().sqlite?.DATE?.parse === 'function'],
     ['sequelize/lib/utils/logger', DEBUG_CHANNEL[dialect] !== undefined && loggerModule() !== null],
-    ...(['selectQuery', 'quoteIdentifier', 'quoteTable', 'escapeAttributes', 'selectFromTableFragment', 'getWhereConditions', 'getQueryOrders', 'addLimitAndOffset'] as const).map(
-      (name): [string, boolean] => [`queryGenerator.${name}`, typeof generator?.[name] === 'function'],
-    ),
+    ...(
+      [
+        'selectQuery',
+        'quoteIdentifier',
+        'quoteTable',
+        'escapeAttributes',
+        'selectFromTableFragment',
+        'getWhereConditions',
+        'getQueryOrders',
+        'addLimitAndOffset',
+      ] as const
+    ).map((name): [string, boolean] => [`queryGenerator.${name}`, typeof generator?.[name] === 'function']),
   ];
   return checks.filter(([, present]) => !present).map(([name]) => name);
 }
@@ -120,9 +139,17 @@ export const privateSequelize = {
    * @example privateSequelize.prepareFind(Product, { where: { id: 1 } }, ['id', 'name'])
    */
   prepareFind(model: ModelStatic<Model>, query: object, attributes: readonly unknown[]): Record<string, unknown> {
-    const options: Record<string, unknown> = { ...query, attributes: [...attributes], raw: true, type: 'SELECT', model, tableNames: [] };
+    const options: Record<string, unknown> = {
+      ...query,
+      attributes: [...attributes],
+      raw: true,
+      type: 'SELECT',
+      model,
+      tableNames: [],
+    };
     const namespace = cls();
-    if (options['transaction'] === undefined && namespace !== undefined) options['transaction'] = namespace.get('transaction');
+    if (options['transaction'] === undefined && namespace !== undefined)
+      options['transaction'] = namespace.get('transaction');
     privatesOf(model)._injectScope(options);
     options['attributes'] = [...attributes];
     utils().mapFinderOptions!(options, model);
@@ -175,7 +202,9 @@ export const privateSequelize = {
    * the query type Sequelize's pool compares with 'SELECT' (its typings say 'read' | 'write').
    */
   acquire(sequelize: Sequelize, useMaster: boolean): Promise<object> {
-    const options = { type: 'SELECT', useMaster } as unknown as Parameters<Sequelize['connectionManager']['getConnection']>[0];
+    const options = { type: 'SELECT', useMaster } as unknown as Parameters<
+      Sequelize['connectionManager']['getConnection']
+    >[0];
     return sequelize.connectionManager.getConnection(options);
   },
 

@@ -7,8 +7,15 @@
 import { QueryTypes, type FindOptions, type Model, type ModelStatic } from 'sequelize';
 import type { Executor, PreparedSelect, RawShape } from './executor.js';
 
-/** The page as instances read only the shape's attributes, each row its instance's values (what its `toJSON` would give: the shape has no getters). */
-async function page(model: ModelStatic<Model>, query: FindOptions, shape: RawShape): Promise<Record<string, unknown>[]> {
+/**
+ * The page as instances of the shape's attributes only, each row its instance's values (what its
+ * `toJSON` would give: the shape has no getters).
+ */
+async function page(
+  model: ModelStatic<Model>,
+  query: FindOptions,
+  shape: RawShape,
+): Promise<Record<string, unknown>[]> {
   const records = await model.findAll({ ...query, attributes: [...shape.attributes] });
   return records.map((record): Record<string, unknown> => record.get({ plain: true }));
 }

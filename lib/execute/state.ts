@@ -8,7 +8,10 @@ import type { FindOptions, Model, ModelStatic, Sequelize } from 'sequelize';
 import type { SearchPlan } from '../types.js';
 import type { Executor, PreparedSelect } from './executor.js';
 
-/** The way a search read its rows: model instances, or raw rows through the public executor, the fast one, or the fast one on the driver connection. */
+/**
+ * The way a search read its rows: model instances, or raw rows through the public executor, the
+ * fast one, or the fast one on the driver connection.
+ */
 export type SearchPath = 'instance' | 'public' | 'fast' | 'driver';
 
 /**
