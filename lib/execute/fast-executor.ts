@@ -205,10 +205,17 @@ export async function probePage(
   model: ModelStatic<Model>,
   query: FindOptions,
   shape: RawShape,
-): Promise<{ sql: string; rows: unknown[]; count: number }> {
+): Promise<{ sql: string; rows: Record<string, unknown>[] }> {
   const select = prepareSelect(model, query, shape, true);
-  const [rows, counted] = await Promise.all([page(select, shape), count(select)]);
-  return { sql: pageQuery(select).sql, rows, count: counted };
+  return { sql: pageQuery(select).sql, rows: await page(select, shape) };
+}
+
+/**
+ * For the probe (executor.ts): the fast executor's count of the rows a query's conditions match.
+ * @example await probeCount(Product, { where: { id: 1 } }, shape) // 1
+ */
+export function probeCount(model: ModelStatic<Model>, query: FindOptions, shape: RawShape): Promise<number> {
+  return count(prepareSelect(model, query, shape, true));
 }
 
 /** The fast executor. */
