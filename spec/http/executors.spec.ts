@@ -1,14 +1,15 @@
 /**
  * The executors' probe and the state the library keeps per Sequelize instance: a model the fast
  * executor cannot serve exactly reads through the public one, says so once, and answers the same
- * bytes; a column added to or dropped from a table while the server runs is seen by options at once.
+ * bytes; a column added to or dropped from a table while the server runs is seen by options at once;
+ * a hook's useMaster sends the fast executor's queries to the writer.
  * (The byte-for-byte comparison of both executors over random models is spec/http/fast-path.spec.ts.)
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it, mock } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { DataTypes, Model, type FindOptions, type ModelStatic } from 'sequelize';
+import { DataTypes, Model, Sequelize, type FindOptions, type ModelStatic } from 'sequelize';
 import { observeExecution, type SearchPath } from '../../lib/execute/state.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { FORMS } from '../support/forms.js';
@@ -142,6 +143,53 @@ for (const db of databases) for (const form of FORMS) {
         assert.equal(dropped.body.status, 'fail');
         assert.equal(dropped.body.data[0].field, 'legacy');
       }
+    });
+  });
+}
+
+// A replicated connection to each server database: a read pool and a write pool on the same server.
+for (const db of databases.filter((database) => database.dialect !== 'sqlite')) for (const form of FORMS) {
+  describe(`the fast executor keeps useMaster (${form.name} form) on ${db.dialect}`, { skip: db.skip }, () => {
+    let sequelize: Sequelize;
+    let server: TestServer;
+    const acquired: string[] = [];
+    const paths: SearchPath[] = [];
+
+    before(async () => {
+      const { database, username, password, host, port } = db.sequelize!.config;
+      const address = { host: host!, port: Number(port) };
+      const replication = { read: [address], write: address };
+      sequelize = new Sequelize(database, username, password ?? '', { dialect: db.dialect, logging: false, replication } as never);
+      sequelize.addHook('afterPoolAcquire', (connection) => {
+        acquired.push((connection as { queryType?: string }).queryType ?? 'none');
+      });
+      observeExecution(sequelize, { searched: (_ctx, { path }) => paths.push(path) });
+      const Item = sequelize.define(`Xm${form.initial}Item`, { id: { type: DataTypes.INTEGER, primaryKey: true }, name: DataTypes.STRING(20) }, { tableName: `xm${form.initial}_items`, timestamps: false });
+      await Item.sync({ force: true });
+      await Item.bulkCreate([{ id: 1, name: 'Kites' }, { id: 2, name: 'Tops' }]);
+      const router = new Router();
+      form.register(router, 'items', Item, { policy: { fillable: 'all' } } as never, { only: ['search'] });
+      const master = { hooks: { modifySearchQuery: (query: FindOptions) => ({ ...query, useMaster: true }) } };
+      form.register(router, 'master', Item, { policy: { fillable: 'all' }, ...master } as never, { only: ['search'] });
+      server = await serve(new Koa().use(router.routes()));
+      // The probe's reads, at the model's first request, are not counted.
+      assert.equal((await server.request('GET', '/items')).status, 200);
+    });
+    after(async () => {
+      await server?.close();
+      await sequelize?.close();
+    });
+
+    it('reads a page and its count on the readers, and on the writer when a hook sets useMaster', async () => {
+      acquired.length = 0;
+      paths.length = 0;
+      const plain = await server.request('GET', '/items?sort=-name');
+      assert.deepEqual(acquired, ['read', 'read']);
+      acquired.length = 0;
+      const master = await server.request('GET', '/master?sort=-name');
+      assert.deepEqual(acquired, ['write', 'write']);
+      assert.deepEqual(paths, ['driver', 'driver']);
+      assert.equal(master.text, plain.text);
     });
   });
 }
