@@ -44,6 +44,7 @@ export default defineConfig({
             { text: 'Databases and scaling out', link: '/guide/databases' },
             { text: 'Operations', link: '/guide/operations' },
             { text: 'Performance', link: '/guide/performance' },
+            { text: 'Internals', link: '/guide/internals' },
             { text: 'OpenAPI and the explorer', link: '/guide/openapi' },
             { text: 'The react-admin demo app', link: '/guide/react-admin-app' },
           ],

@@ -8,7 +8,9 @@ import { singleParam } from '../core/query-params.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope, type Answers } from '../resource/scope.js';
 import type { FastCrudConfig, OptionsError, Reply } from '../types.js';
-import { rawRows, rawSql } from '../execute/raw-select.js';
+import { executorFor, type Chosen } from '../execute/executor.js';
+import { privateSequelize } from '../execute/private-sequelize.js';
+import { stateOf } from '../execute/state.js';
 import { tableColumns, tableHasColumn } from '../execute/table.js';
 import { queryStage } from './stages.js';
 import { withholdDeepOptions } from './withheld.js';
@@ -29,14 +31,26 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
     return answerOptionsError(answers, config, { _tag: 'columnNotFound', field: undeclared });
   }
   const hooked = await queryStage(scope, 'options', 'modifyOptionsQuery', planned.right);
+  const chosen = await executorFor(model, scope.ctx);
   const cap = config.search.max_unpaginated;
   const tooMany = () => answers.answerFail([{ field: null, error: 'tooManyRows', message: `The options list answers at most ${cap} items (search.max_unpaginated) and this one has more: narrow it with a condition (modifyOptionsQuery) or raise the cap` }]);
   let query = inReplyOrder(hooked);
-  if (hooked.limit === undefined || hooked.limit > cap) {
-    if (!countsFirst(model, hooked)) query = { ...query, limit: cap + 1 };
-    else if ((await rowidSpan(model)) > cap && (await countRows(model, hooked)) > cap) return tooMany();
+  let found: Record<string, unknown>[];
+  try {
+    if (hooked.limit === undefined || hooked.limit > cap) {
+      if (!countsFirst(model, hooked)) query = { ...query, limit: cap + 1 };
+      else if ((await rowidSpan(model, chosen)) > cap && (await countRows(model, hooked, chosen)) > cap) {
+        return tooMany();
+      }
+    }
+    found = await readRows(model, query, chosen);
+  } catch (thrown) {
+    // A value column dropped from the table since it was described: described again, it is an unknown column.
+    if (undeclared === undefined) throw thrown;
+    const described = await tableColumns(model, true).then((columns) => columns.has(undeclared), () => true);
+    if (described) throw thrown;
+    return answerOptionsError(answers, config, { _tag: 'columnNotFound', field: undeclared });
   }
-  const found = query.raw === true ? await rawRows(model, query) : ((await model.findAll(query)) as unknown as Record<string, unknown>[]);
   // A row past the cap: the LIMIT's extra row, or rows added since the span or the count.
   if (found.length > cap) return tooMany();
   const asked = { label: label!, value: value || config.options.default_value };
@@ -60,11 +74,19 @@ function countsFirst(model: ModelStatic<Model>, query: FindOptions): boolean {
   return Array.isArray(query.attributes) && query.attributes.every((item) => Array.isArray(item) && typeof item[0] === 'string' && typeof item[1] === 'string');
 }
 
+/** The options' rows: plain rows through the request's executor, or instances when a hook asked for them. */
+async function readRows(
+  model: ModelStatic<Model>,
+  query: FindOptions,
+  { executor, driver }: Chosen,
+): Promise<Record<string, unknown>[]> {
+  if (query.raw === true) return executor.rows(model, query, driver);
+  // A hook that asked for instances gets them, as findAll gives them.
+  return (await model.findAll(query)) as object[] as Record<string, unknown>[];
+}
+
 /** The names SQLite gives a table's rowid, each usable unless the table has a column of that name. */
 const ROWID_NAMES = ['rowid', '_rowid_', 'oid'] as const;
-
-/** Per model: the SELECT of its table's rowid span, or null when the table has no rowid to read. */
-const spanSelects = new WeakMap<ModelStatic<Model>, string | null>();
 
 /**
  * An upper bound of the rows in the model's SQLite table that costs two seeks, not a scan: every
@@ -72,15 +94,16 @@ const spanSelects = new WeakMap<ModelStatic<Model>, string | null>();
  * them (0 for an empty table). Infinity when there is no rowid to read: a view, a WITHOUT ROWID
  * table, or columns named after all three of its names. Within the cap, options skip the count.
  */
-async function rowidSpan(model: ModelStatic<Model>): Promise<number> {
+async function rowidSpan(model: ModelStatic<Model>, { executor, driver }: Chosen): Promise<number> {
   const sql = await spanSelect(model);
   if (sql === null) return Infinity;
   let rows: Record<string, unknown>[];
   try {
-    rows = await rawSql(model.sequelize!, sql);
+    rows = await executor.sql(model.sequelize!, sql, driver);
   } catch (error) {
     // No rowid (a view, WITHOUT ROWID) for good; any other error may pass: the count decides this time.
-    if (/no such column/i.test(String((error as Error).message))) spanSelects.set(model, null);
+    const message = String(error instanceof Error ? error.message : error);
+    if (/no such column/i.test(message)) stateOf(model.sequelize!).spans.set(model, null);
     return Infinity;
   }
   const span = rows[0]?.['span'] ?? 0;
@@ -89,23 +112,25 @@ async function rowidSpan(model: ModelStatic<Model>): Promise<number> {
 
 /** The span's SELECT, written once per model from the table's described columns (a column may take a rowid name). */
 async function spanSelect(model: ModelStatic<Model>): Promise<string | null> {
-  const known = spanSelects.get(model);
+  const { spans } = stateOf(model.sequelize!);
+  const known = spans.get(model);
   if (known !== undefined) return known;
   const columns = new Set([...(await tableColumns(model))].map((name) => name.toLowerCase()));
   const rowid = ROWID_NAMES.find((name) => !columns.has(name));
-  const { queryGenerator } = model.sequelize!.getQueryInterface() as unknown as { queryGenerator: { quoteTable(table: unknown): string } };
-  const table = queryGenerator.quoteTable(model.getTableName());
+  const table = privateSequelize.generator(model).quoteTable(model.getTableName());
   // One aggregate per subquery: SQLite answers a lone min() or max() of the rowid by a seek, but
   // scans the whole table for `max(rowid) - min(rowid)` in one select.
   const sql = rowid === undefined ? null : `SELECT (SELECT max(${rowid}) FROM ${table}) - (SELECT min(${rowid}) FROM ${table}) + 1 AS "span";`;
-  spanSelects.set(model, sql);
+  spans.set(model, sql);
   return sql;
 }
 
 /** The number of rows the options query's conditions match (its order, page and offset left out). */
-async function countRows(model: ModelStatic<Model>, query: FindOptions): Promise<number> {
+async function countRows(model: ModelStatic<Model>, query: FindOptions, { executor, driver }: Chosen): Promise<number> {
   const sequelize = model.sequelize!;
-  const [row] = await rawRows(model, { ...query, attributes: [[sequelize.fn('count', sequelize.col('*')), 'count']], order: undefined, limit: undefined, offset: undefined });
+  const attributes: FindOptions['attributes'] = [[sequelize.fn('count', sequelize.col('*')), 'count']];
+  const counted: FindOptions = { ...query, attributes, order: undefined, limit: undefined, offset: undefined };
+  const [row] = await executor.rows(model, counted, driver);
   return Number(row?.['count'] ?? 0);
 }
 

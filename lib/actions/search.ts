@@ -1,7 +1,7 @@
 /** The search action: `GET <uri>?filter[...]&sort=&page=&perPage=`, as a lifecycle and as a mixin. */
 import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
-import type { FindOptions } from 'sequelize';
+import type { FindOptions, Model, ModelStatic } from 'sequelize';
 import { compileSearch, type RelationSettings } from '../compile/search.js';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
 import { isUnreadableJson } from '../core/db-failure.js';
@@ -10,9 +10,9 @@ import { isPrototypeKey, parseBrackets, prototypeKeys } from '../core/qs-limits.
 import { planSearch, type SearchRequest } from '../core/search-plan.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, markDefaultHooks, type ActionScope } from '../resource/scope.js';
-import type { RowShape } from '../core/row-shape.js';
-import { estimateCount, hasFindHooks, queriesAsPlanned, rawCount, rawPage, rawSelect, redrive, type RawSelect } from '../execute/raw-select.js';
-import type { BoundResource } from '../resource/bind.js';
+import { executorFor, type Executor, type PreparedSelect, type RawShape } from '../execute/executor.js';
+import { PREPARED_LIMIT, stateOf } from '../execute/state.js';
+import type { ExecutionState, PreparedSearch, SearchPath } from '../execute/state.js';
 import { rowScopesOf, scopesKey } from '../resource/row-scopes.js';
 import type { FailItem, Reply, RowScopes, SearchPlan } from '../types.js';
 import { serializerFor } from './records.js';
@@ -88,19 +88,6 @@ export function planRequest(controller: BaseController, paginate: boolean): Prom
 }
 
 /**
- * Internal: a Koa `ctx.state` key; `'instance'` makes search read model instances even where the
- * fast path applies, `'raw'` reads raw rows through `sequelize.query` even where the driver
- * connection could serve them. The fast-path test compares the three replies byte for byte.
- */
-export const FORCE_SEARCH_PATH: unique symbol = Symbol('koa-fast-crud: force the search path');
-
-/**
- * Internal: the `ctx.state` key search writes the path it took to, for the tests: `'driver'` (raw
- * rows on the driver connection), `'raw'` (raw rows through `sequelize.query`) or `'instance'`.
- */
-export const SEARCH_PATH_TAKEN: unique symbol = Symbol('koa-fast-crud: the search path taken');
-
-/**
  * Serves `GET <uri>`: filters, term search, sort and pagination, with the hooks `modifyFilters`,
  * `modifySearchQuery` and `afterSearch`. Rows are read raw, of the visible attributes only, when
  * the model and the query allow it (see `planRowShape`), else as model instances; the count is
@@ -110,10 +97,11 @@ export const SEARCH_PATH_TAKEN: unique symbol = Symbol('koa-fast-crud: the searc
  */
 export async function searchAction(scope: ActionScope): Promise<Reply> {
   const { model, config } = scope;
-  const state = scope.ctx.state as Record<symbol, unknown> | undefined;
+  const state = stateOf(model.sequelize!);
+  const { executor, driver, forced } = await executorFor(model, scope.ctx);
   const scopes = await rowScopesOf(scope, 'search');
-  const reusable = preparedKey(scope, scopes);
-  const known = reusable === undefined ? undefined : prepared.get(reusable);
+  const reusable = forced === undefined ? preparedKey(scope, scopes, executor, state) : undefined;
+  const known = reusable === undefined ? undefined : state.prepared.get(reusable);
   let plan: SearchPlan, query: FindOptions;
   if (known !== undefined) {
     ({ plan, query } = known);
@@ -123,25 +111,31 @@ export async function searchAction(scope: ActionScope): Promise<Reply> {
     plan = planned.right;
     query = await queryStage(scope, 'search', 'modifySearchQuery', compileSearch(model, plan, scope.resource.deletedAt, relationSettings(scope, scopes)));
   }
-  const shape = fastShape(scope, query);
+  const shape = forced === 'instance' ? undefined : rawShape(scope, query);
   const counting = config.search.count;
   const page = plan.page;
   // Without a count, one row past the page tells whether there is a next one; without a page, one row past the cap that there are too many.
   const cap = config.search.max_unpaginated;
-  const read = page === null ? { ...query, limit: Math.min(query.limit ?? cap + 1, cap + 1) } : counting === 'none' ? { ...query, limit: page.perPage + 1 } : query;
-  // The fast path prepares the select once, and compiles its WHERE once for the page and the count.
-  const driver = state?.[FORCE_SEARCH_PATH] !== 'raw';
-  const select = shape === undefined ? undefined : known !== undefined ? redrive(known.select, driver) : rawSelect(model, read, shape, { driver });
-  if (reusable !== undefined && known === undefined && select?.where !== undefined) remember(reusable, { plan, query, select });
-  if (state !== undefined && known !== undefined) state[SEARCH_PLAN_REUSED] = true;
-  if (select?.driver === true && state !== undefined) state[SEARCH_PATH_TAKEN] = 'driver';
+  const limit =
+    page === null ? Math.min(query.limit ?? cap + 1, cap + 1) : counting === 'none' ? page.perPage + 1 : query.limit;
+  const read = limit === query.limit ? query : { ...query, limit };
+  // The fast executor prepares the select once, and compiles its WHERE once for the page and the count.
+  const select =
+    shape === undefined ? undefined
+    : known !== undefined ? known.select.again(driver)
+    : executor.select(model, read, shape, driver);
+  if (reusable !== undefined && known === undefined && select?.reusable === true) {
+    remember(state, reusable, { plan, query, select });
+  }
+  const path: SearchPath = select?.path ?? 'instance';
+  state.observer?.searched?.(scope.ctx, { path, reused: known !== undefined });
   let records: Record<string, unknown>[], count: { value: number; estimated: boolean } | undefined;
   try {
     [records, count] = await Promise.all([
       select === undefined
         ? model.findAll(read).then((rows) => rows.map(serializerFor(scope, config.search.method)))
-        : rawPage(select, shape!).then((raw) => withheldRows(scope, raw)),
-      counting === 'none' ? undefined : countRows(scope, query, select, counting === 'estimate'),
+        : select.page().then((raw) => withheldRows(scope, raw)),
+      counting === 'none' ? undefined : countRows(scope, query, select, counting === 'estimate' ? executor : undefined),
     ]);
   } catch (thrown) {
     return unreadableJsonReply(scope, plan, thrown);
@@ -151,9 +145,13 @@ export async function searchAction(scope: ActionScope): Promise<Reply> {
   const rows = hasMore ? records.slice(0, page.perPage) : records;
   const data = await rowsStage(scope, 'search', (await scope.hook('afterSearch', rows)) ?? rows);
   const current = page?.page ?? 1;
-  if (count === undefined) return scope.answers.answerSuccess(data, config.search.http_status, { pagination: { current, perPage: page?.perPage ?? Math.max(rows.length, 1), hasMore } });
+  if (count === undefined) {
+    const pagination = { current, perPage: page?.perPage ?? Math.max(rows.length, 1), hasMore };
+    return scope.answers.answerSuccess(data, config.search.http_status, { pagination });
+  }
   const perPage = page?.perPage ?? Math.max(count.value, 1);
-  const pagination = { current, perPage, pagesCount: Math.max(1, Math.ceil(count.value / perPage)), count: count.value, ...(count.estimated && { estimated: true }) };
+  const pagesCount = Math.max(1, Math.ceil(count.value / perPage));
+  const pagination = { current, perPage, pagesCount, count: count.value, ...(count.estimated && { estimated: true }) };
   return scope.answers.answerSuccess(data, config.search.http_status, { pagination });
 }
 
@@ -169,28 +167,6 @@ export function unreadableJsonReply(scope: ActionScope, plan: SearchPlan, thrown
 }
 
 /**
- * Internal: the `ctx.state` key search sets to true when it reused the plan and the prepared
- * select of an earlier request with the same query string (see `preparedKey`), for the tests.
- */
-export const SEARCH_PLAN_REUSED: unique symbol = Symbol('koa-fast-crud: the search plan was reused');
-
-/** What a fast-path search's query string planned and prepared to, for the next request with the same query string. */
-interface PreparedSearch {
-  readonly plan: SearchPlan;
-  readonly query: FindOptions;
-  readonly select: RawSelect;
-}
-
-/**
- * Most searches kept, for every resource together; past it the oldest goes. A client sending
- * endless new query strings costs planning, as it did before, and at most this many entries.
- */
-const PREPARED_LIMIT = 1024;
-const prepared = new Map<string, PreparedSearch>();
-const resourceIds = new WeakMap<BoundResource, number>();
-let nextResourceId = 0;
-
-/**
  * The key of the scope's search among the prepared ones (its resource, row scopes and query
  * string), when they alone decide its plan and its SQL: no `modifyFilters` or `modifySearchQuery`
  * hook and no plugin `query` stage (any of them may read the request), row scopes of plain values, the route's own
@@ -200,20 +176,31 @@ let nextResourceId = 0;
  * to Sequelize to change. Else undefined, and the request plans and prepares its own.
  * `spec/http/fast-path.spec.ts` compares a reused search's bytes with a planned one's.
  */
-function preparedKey(scope: ActionScope, scopes: RowScopes): string | undefined {
+function preparedKey(
+  scope: ActionScope,
+  scopes: RowScopes,
+  executor: Executor,
+  state: ExecutionState,
+): string | undefined {
   const { resource } = scope;
   if (scope.config !== resource.config || scope.hasHook('modifyFilters') || scope.hasHook('modifySearchQuery')) return undefined;
-  if (resource.plugins.some((plugin) => plugin.query !== undefined) || !queriesAsPlanned(scope.model)) return undefined;
+  if (resource.plugins.some((plugin) => plugin.query !== undefined)) return undefined;
+  if (!executor.queriesAsPlanned(scope.model)) return undefined;
   const scoped = scopes.size === 0 ? '' : scopesKey(scopes);
   if (scoped === undefined) return undefined;
-  let id = resourceIds.get(resource);
-  if (id === undefined) resourceIds.set(resource, (id = nextResourceId++));
+  let id = state.resourceIds.get(resource);
+  if (id === undefined) state.resourceIds.set(resource, (id = state.nextResourceId++));
   return `${id}\u0000${scoped}\u0000${scope.ctx.querystring}`;
 }
 
-function remember(key: string, search: PreparedSearch): void {
-  if (prepared.size >= PREPARED_LIMIT) prepared.delete(prepared.keys().next().value!);
-  prepared.set(key, search);
+/**
+ * Keeps a prepared search, at most `PREPARED_LIMIT` per Sequelize instance; past it the oldest
+ * goes. A client sending endless new query strings costs planning, as it did before, and at most
+ * this many entries.
+ */
+function remember(state: ExecutionState, key: string, search: PreparedSearch): void {
+  if (state.prepared.size >= PREPARED_LIMIT) state.prepared.delete(state.prepared.keys().next().value!);
+  state.prepared.set(key, search);
 }
 
 /** The fail item for `skipPagination=true` over more than `search.max_unpaginated` rows. */
@@ -227,19 +214,24 @@ function withheldRows(scope: ActionScope, rows: Record<string, unknown>[]): Reco
   return rows;
 }
 
-/** The raw row shape when this request may take the fast path: the model allows it, and no hook or plugin asked for includes, attributes or raw rows of its own. */
-function fastShape(scope: ActionScope, query: FindOptions): RawShape | undefined {
-  const state = scope.ctx.state as Record<symbol, unknown> | undefined;
+/**
+ * The raw row shape when this request may read plain rows: the model allows it (see `planRowShape`),
+ * no hook or plugin asked for includes, attributes, grouping or raw rows of its own, and no find
+ * hook could change the query or the instances.
+ */
+function rawShape(scope: ActionScope, query: FindOptions): RawShape | undefined {
   // The bound shape already refuses a search.method other than toJSON (it is planned from the same configuration).
   const shape = scope.resource.searchShape;
-  const fast =
-    shape.path === 'raw' && state?.[FORCE_SEARCH_PATH] !== 'instance' && !hasIncludes(query) &&
-    query.attributes === undefined && query.raw === undefined && query.group === undefined && !hasFindHooks(scope.model);
-  if (state !== undefined) state[SEARCH_PATH_TAKEN] = fast ? 'raw' : 'instance';
-  return fast ? (shape as RawShape) : undefined;
+  if (shape.path !== 'raw' || hasIncludes(query) || hasFindHooks(scope.model)) return undefined;
+  return query.attributes === undefined && query.raw === undefined && query.group === undefined ? shape : undefined;
 }
 
-type RawShape = Extract<RowShape, { path: 'raw' }>;
+const FIND_HOOKS = ['beforeFind', 'beforeFindAfterExpandIncludeAll', 'beforeFindAfterOptions', 'afterFind'] as const;
+
+/** True when `findAll` would run find hooks on this model (its own or the Sequelize instance's). */
+function hasFindHooks(model: ModelStatic<Model>): boolean {
+  return FIND_HOOKS.some((name) => model.hasHook(name) || model.sequelize!.hasHook(name));
+}
 
 /** True when the query joins or loads associations (a hook's includes, or `include=`). */
 function hasIncludes(query: FindOptions): boolean {
@@ -247,17 +239,22 @@ function hasIncludes(query: FindOptions): boolean {
 }
 
 /**
- * The count of the matching rows: DISTINCT only when includes may repeat rows; with `estimate` on
- * PostgreSQL, the planner's estimate when it reaches `search.count_threshold`.
+ * The count of the matching rows: DISTINCT only when includes may repeat rows; with an `estimator`
+ * (`search.count: 'estimate'`), the planner's estimate when it reaches `search.count_threshold`.
  */
-async function countRows(scope: ActionScope, query: FindOptions, select: RawSelect | undefined, estimate: boolean): Promise<{ value: number; estimated: boolean }> {
+async function countRows(
+  scope: ActionScope,
+  query: FindOptions,
+  select: PreparedSelect | undefined,
+  estimator: Executor | undefined,
+): Promise<{ value: number; estimated: boolean }> {
   const { model, config } = scope;
   const includes = hasIncludes(query);
-  if (estimate && !includes) {
-    const estimated = await estimateCount(model, query);
+  if (estimator !== undefined && !includes) {
+    const estimated = await estimator.estimate(model, query);
     if (estimated !== undefined && estimated >= config.search.count_threshold) return { value: estimated, estimated: true };
   }
-  const value = select !== undefined ? await rawCount(select) : await model.count({ ...query, distinct: includes });
+  const value = select !== undefined ? await select.count() : await model.count({ ...query, distinct: includes });
   return { value, estimated: false };
 }
 

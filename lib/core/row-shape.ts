@@ -39,7 +39,7 @@ const CONVERTED: Readonly<Record<string, ReadonlySet<ValueKind>>> = {
 };
 
 /** Kinds read the same raw as through an instance, or converted as above; any other kind takes the instance path. */
-const RAW_KINDS: ReadonlySet<ValueKind> = new Set([
+export const RAW_KINDS: ReadonlySet<ValueKind> = new Set([
   'integer',
   'number',
   'boolean',

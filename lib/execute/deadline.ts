@@ -6,6 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { QueryOptions, Sequelize } from 'sequelize';
 import { DEADLINE_ERROR_NAME } from '../core/db-failure.js';
+import { privateSequelize } from './private-sequelize.js';
 
 /**
  * How long a cancelled query may take to stop before its connection is closed under it: what
@@ -93,7 +94,6 @@ interface DriverConnection {
   readonly host?: string;
   readonly port?: number;
   readonly connection?: { readonly stream?: { destroy(): void } };
-  _invalid?: boolean;
   end?(): Promise<void>;
 }
 
@@ -268,7 +268,7 @@ function cancel(query: RunningQuery): void {
   const grace = setTimeout(() => {
     canceller?.stream?.destroy();
     if (!query.settled) {
-      connection._invalid = true;
+      privateSequelize.markBroken(connection);
       connection.connection?.stream?.destroy();
     }
   }, CANCEL_GRACE_MS);

@@ -1,29 +1,48 @@
-/** The columns of a model's table as the database describes them, described once per model. */
+/**
+ * The columns of a model's table as the database describes them, kept per Sequelize instance (at
+ * most `TABLE_LIMIT` tables) and described again when a column is asked for that the kept
+ * description lacks, or when a query on a kept column fails: a column added to the table is usable
+ * without a restart, and one dropped is an unknown column (a 400), not a server fault.
+ */
 import type { Model, ModelStatic } from 'sequelize';
-
-const described = new WeakMap<ModelStatic<Model>, Promise<ReadonlySet<string>>>();
+import { stateOf, TABLE_LIMIT, type TableEntry } from './state.js';
 
 /**
- * True when the model's table has the column, as the database describes it (the options action's
- * check of an undeclared value column, spec options rule 3). See `tableColumns`.
+ * True when the model's table has the column, as the database describes it now (the options
+ * action's check of an undeclared value column, spec options rule 3): a kept description without
+ * the column is refreshed first.
  * @example await tableHasColumn(Category, 'legacy_code') // true
  */
 export async function tableHasColumn(model: ModelStatic<Model>, column: string): Promise<boolean> {
-  return (await tableColumns(model)).has(column);
+  if ((await tableColumns(model)).has(column)) return true;
+  return (await tableColumns(model, true)).has(column);
 }
 
 /**
- * The names of the columns of the model's table, as the database describes it. The table is
- * described once per model and kept with it (a failed description is not kept), not once per
- * request: a column added to the table later is seen after a restart.
+ * The names of the columns of the model's table, as the database describes it: kept for the
+ * model (a failed description is not kept), described again with `fresh` (concurrent calls share
+ * one description). The least recently used table goes when `TABLE_LIMIT` are kept.
  * @example await tableColumns(Category) // Set { 'id', 'name', 'legacy_code' }
  */
-export function tableColumns(model: ModelStatic<Model>): Promise<ReadonlySet<string>> {
-  let columns = described.get(model);
-  if (columns === undefined) {
-    columns = model.sequelize!.getQueryInterface().describeTable(model.getTableName()).then((table) => new Set(Object.keys(table)));
-    described.set(model, columns);
-    columns.catch(() => described.delete(model));
+export function tableColumns(model: ModelStatic<Model>, fresh = false): Promise<ReadonlySet<string>> {
+  const state = stateOf(model.sequelize!);
+  const { tables } = state;
+  const kept = tables.get(model);
+  if (kept !== undefined) tables.delete(model);
+  if (kept !== undefined && (!fresh || !kept.settled)) {
+    tables.set(model, kept);
+    return kept.columns;
   }
-  return columns;
+  if (kept !== undefined) state.spans.delete(model);
+  const describing = model.sequelize!.getQueryInterface().describeTable(model.getTableName());
+  const entry: TableEntry = { columns: describing.then((table) => new Set(Object.keys(table))), settled: false };
+  if (tables.size >= TABLE_LIMIT) tables.delete(tables.keys().next().value!);
+  tables.set(model, entry);
+  entry.columns.then(
+    () => (entry.settled = true),
+    () => {
+      if (tables.get(model) === entry) tables.delete(model);
+    },
+  );
+  return entry.columns;
 }

@@ -5,6 +5,8 @@
  * the same bytes, then loads them in turn, in half-second slices (A, B, B, A, …), with 32 keep-alive connections from this
  * process. Prints, per workload, the throughput ratio library/floor and the server CPU per request.
  *   npm run bench -- search-options [rounds] [seconds]   (SQLite file under .tmp/; PostgreSQL too when FAST_CRUD_PG_URL answers)
+ * A third server, the library held on its public executor (what a model whose probe failed uses),
+ * is loaded beside them, so the cost of that fallback is printed too; BENCH_PUBLIC=0 leaves it out.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -17,7 +19,9 @@ import { DataTypes, Sequelize, type Model, type ModelStatic } from 'sequelize';
 import { postgresAnswers } from '../support/databases.js';
 
 type Dialect = 'sqlite' | 'postgres';
-type Side = 'floor' | 'library';
+/** The floor, the library (its fast executor), and the library held on its public executor (`BENCH_PUBLIC=0` leaves that one out). */
+type Side = 'floor' | 'library' | 'public';
+const SIDES: readonly Side[] = process.env['BENCH_PUBLIC'] === '0' ? ['floor', 'library'] : ['floor', 'library', 'public'];
 
 const SQLITE_FILE = '.tmp/bench-search-options.sqlite';
 const PG_URL = process.env['FAST_CRUD_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -85,7 +89,8 @@ function cpuRoute(app: Koa): void {
 }
 
 async function listen(app: Koa): Promise<void> {
-  const server = app.listen(0, '127.0.0.1');
+  // BENCH_PORT (the runner sets it): a port of the range this machine gives benchmarks, else any free port.
+  const server = app.listen(Number(process.env['BENCH_PORT'] ?? 0), '127.0.0.1');
   // The runner's pooled sockets wait while the other side is loaded: past Node's 5 s keep-alive
   // timeout the server would close one as the runner reuses it (ECONNRESET).
   server.keepAliveTimeout = 60_000;
@@ -143,11 +148,16 @@ async function floor(dialect: Dialect): Promise<void> {
   await listen(app);
 }
 
-/** The library: one resource, registered as an app would. */
-async function library(dialect: Dialect): Promise<void> {
+/** The library: one resource, registered as an app would; with `publicOnly`, held on the public executor (what a failed probe gives). */
+async function library(dialect: Dialect, publicOnly: boolean): Promise<void> {
   // BENCH_LIB=<dir> serves another copy of lib/ (say, an earlier commit's, from `git archive`) for a before/after figure.
-  const { crud, resource } = (await import(process.env['BENCH_LIB'] ?? '../../lib/index.js')) as typeof import('../../lib/index.js');
+  const entry = process.env['BENCH_LIB'] ?? '../../lib/index.js';
+  const { crud, resource } = (await import(entry)) as typeof import('../../lib/index.js');
   const sequelize = connect(dialect);
+  if (publicOnly) {
+    const { observeExecution } = (await import(new URL('execute/state.js', new URL(entry, import.meta.url)).href)) as typeof import('../../lib/execute/state.js');
+    observeExecution(sequelize, { force: () => 'public' });
+  }
   const Product = define(sequelize);
   const router = new Router();
   crud(router, 'products', resource(Product, { policy: { fillable: 'all' }, actions: ['search', 'options'] }));
@@ -164,9 +174,14 @@ interface Server {
   readonly port: number;
 }
 
+/** The first port servers take, one after another (BENCH_PORTS=17300 by default, 100 ports). */
+const FIRST_PORT = Number(process.env['BENCH_PORTS'] ?? 17300);
+let nextPort = 0;
+
 function start(side: Side, dialect: Dialect): Promise<Server> {
   const profile = process.env['BENCH_CPU_PROF'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF']}`];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', fileURLToPath(import.meta.url), side, dialect], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const env = { ...process.env, BENCH_PORT: String(FIRST_PORT + (nextPort++ % 100)) };
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', fileURLToPath(import.meta.url), side, dialect], { stdio: ['ignore', 'pipe', 'inherit'], env });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -232,15 +247,15 @@ const SLICE_SECONDS = 0.5;
  * Loads both servers for `seconds` each, in slices of `SLICE_SECONDS` that alternate A, B, B, A, …
  * (one 3 s window per side let a shared machine's drift between the windows move a round's ratio by ±15 %).
  */
-async function loadInterleaved(ports: Record<Side, number>, path: string, seconds: number): Promise<Record<Side, Sample>> {
-  const tallies: Record<Side, Tally> = { floor: { done: 0, seconds: 0, cpuMicros: 0 }, library: { done: 0, seconds: 0, cpuMicros: 0 } };
+async function loadInterleaved(ports: Partial<Record<Side, number>>, path: string, seconds: number): Promise<Partial<Record<Side, Sample>>> {
+  const tallies = Object.fromEntries(SIDES.map((side) => [side, { done: 0, seconds: 0, cpuMicros: 0 }])) as Record<Side, Tally>;
   const slices = Math.max(1, Math.round(seconds / SLICE_SECONDS));
   for (let slice = 0; slice < slices; slice += 1) {
-    const order: Side[] = slice % 2 === 0 ? ['floor', 'library'] : ['library', 'floor'];
-    for (const side of order) await load(ports[side], path, seconds / slices, tallies[side]);
+    const order = slice % 2 === 0 ? SIDES : [...SIDES].reverse();
+    for (const side of order) await load(ports[side]!, path, seconds / slices, tallies[side]);
   }
   const sample = ({ done, seconds: spent, cpuMicros }: Tally): Sample => ({ rps: done / spent, cpuMs: cpuMicros / 1000 / done });
-  return { floor: sample(tallies.floor), library: sample(tallies.library) };
+  return Object.fromEntries(SIDES.map((side) => [side, sample(tallies[side])]));
 }
 
 async function warm(port: number, path: string): Promise<void> {
@@ -256,37 +271,48 @@ async function run(rounds: number, seconds: number, only: Dialect | undefined): 
   console.log(`search/options benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   for (const dialect of dialects) {
     await fill(dialect);
-    const samples: Record<Workload, Record<Side, Sample[]>> = { options: { floor: [], library: [] }, search: { floor: [], library: [] } };
+    const samples: Record<Workload, Record<Side, Sample[]>> = {
+      options: { floor: [], library: [], public: [] },
+      search: { floor: [], library: [], public: [] },
+    };
     for (let round = 0; round < rounds; round += 1) {
-      const servers = { floor: await start('floor', dialect), library: await start('library', dialect) };
+      const servers: Partial<Record<Side, Server>> = {};
+      for (const side of SIDES) servers[side] = await start(side, dialect);
+      const ports = Object.fromEntries(SIDES.map((side) => [side, servers[side]!.port]));
       try {
         for (const workload of RUN) {
           const path = WORKLOADS[workload];
-          const [a, b] = await Promise.all([get(servers.floor.port, path), get(servers.library.port, path)]);
-          if (a !== b) throw new Error(`${dialect} ${workload}: the answers differ\nfloor:   ${a.slice(0, 400)}\nlibrary: ${b.slice(0, 400)}`);
-          await warm(servers.floor.port, path);
-          await warm(servers.library.port, path);
-          const sampled = await loadInterleaved({ floor: servers.floor.port, library: servers.library.port }, path, seconds);
-          for (const side of ['floor', 'library'] as const) samples[workload][side].push(sampled[side]);
+          const answers = await Promise.all(SIDES.map((side) => get(ports[side]!, path)));
+          for (const [i, answer] of answers.entries()) {
+            if (answer !== answers[0]) throw new Error(`${dialect} ${workload}: the answers differ\nfloor:   ${answers[0]!.slice(0, 400)}\n${SIDES[i]}: ${answer.slice(0, 400)}`);
+          }
+          for (const side of SIDES) await warm(ports[side]!, path);
+          const sampled = await loadInterleaved(ports, path, seconds);
+          for (const side of SIDES) samples[workload][side].push(sampled[side]!);
         }
       } finally {
         agent.destroy();
         agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
-        servers.floor.child.kill();
-        servers.library.child.kill();
+        for (const side of SIDES) servers[side]?.child.kill();
       }
     }
     console.log(`\n${dialect}, ${ROWS} products (${LIVE} live), ${rounds} rounds of ${seconds} s per side, 32 connections`);
     for (const workload of RUN) {
-      const { floor: f, library: l } = samples[workload];
-      const ratios = l.map((sample, i) => sample.rps / f[i]!.rps);
-      const cpuRatios = l.map((sample, i) => f[i]!.cpuMs / sample.cpuMs);
-      console.log(
-        `  ${workload.padEnd(8)} ${WORKLOADS[workload]}\n` +
-          `    floor   ${median(f.map((s) => s.rps)).toFixed(0).padStart(6)} req/s, ${median(f.map((s) => s.cpuMs)).toFixed(2)} ms CPU/request\n` +
-          `    library ${median(l.map((s) => s.rps)).toFixed(0).padStart(6)} req/s, ${median(l.map((s) => s.cpuMs)).toFixed(2)} ms CPU/request\n` +
-          `    ratio library/floor: throughput ${median(ratios).toFixed(2)}× (rounds ${ratios.map((r) => r.toFixed(2)).join(' ')}), CPU ${median(cpuRatios).toFixed(2)}×`,
-      );
+      const { floor: f } = samples[workload];
+      const figures = (side: Side) => {
+        const s = samples[workload][side];
+        return `    ${side.padEnd(7)} ${median(s.map((x) => x.rps)).toFixed(0).padStart(6)} req/s, ${median(s.map((x) => x.cpuMs)).toFixed(2)} ms CPU/request\n`;
+      };
+      const ratio = (side: Side, name: string) => {
+        const s = samples[workload][side];
+        const ratios = s.map((sample, i) => sample.rps / f[i]!.rps);
+        const cpuRatios = s.map((sample, i) => f[i]!.cpuMs / sample.cpuMs);
+        const rounds = ratios.map((r) => r.toFixed(2)).join(' ');
+        return `    ratio ${name}/floor: throughput ${median(ratios).toFixed(2)}× (rounds ${rounds}), CPU ${median(cpuRatios).toFixed(2)}×\n`;
+      };
+      const others = SIDES.filter((side) => side !== 'floor');
+      const names: Record<Side, string> = { floor: 'floor', library: 'library (fast executor)', public: 'library (public executor)' };
+      process.stdout.write(`  ${workload.padEnd(8)} ${WORKLOADS[workload]}\n${SIDES.map(figures).join('')}${others.map((side) => ratio(side, names[side])).join('')}`);
     }
   }
   console.log(`\nload average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
@@ -298,5 +324,5 @@ const [mode = 'run', ...args] = process.argv.slice(2);
 // them every Error.stack Sequelize reads (one per SQLite query) costs a source-map lookup.
 if (mode !== 'run') process.setSourceMapsEnabled(false);
 if (mode === 'floor') await floor(args[0] as Dialect);
-else if (mode === 'library') await library(args[0] as Dialect);
+else if (mode === 'library' || mode === 'public') await library(args[0] as Dialect, mode === 'public');
 else await run(Number(args[0] ?? 3), Number(args[1] ?? 3), args[2] as Dialect | undefined);

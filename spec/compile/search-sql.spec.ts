@@ -4,7 +4,7 @@ import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Op, type FindOptions } from 'sequelize';
 import { compileSearch } from '../../lib/compile/search.js';
-import { rawCount, rawPage, rawSelect } from '../../lib/execute/raw-select.js';
+import { fastExecutor } from '../../lib/execute/fast-executor.js';
 import type { Condition, SearchPlan } from '../../lib/types.js';
 import { searchPlanArb } from '../arbitraries/search-plan-arb.js';
 import { defineCatalog } from '../support/catalog.js';
@@ -104,17 +104,17 @@ for (const dialect of DIALECTS) {
           const query = compileSearch(Product, plan, 'deletedAt');
           // Twice: the second assembly reads the head and the order from the cache.
           for (let i = 0; i < 2; i += 1) {
-            // Through sequelize.query, whose text is captured offline; the driver path runs the same string (raw-select.ts `run`).
+            // Through sequelize.query, whose text is captured offline; the driver path runs the same string (fast-executor.ts `run`).
             const page = limited ? { ...query, limit: 7 } : query;
-            const select = rawSelect(Product, page, shape, { driver: false });
-            assert.equal(await sentSql(Product, () => rawPage(select, shape)), await selectSql(Product, { ...page, attributes }));
-            assert.equal(await sentSql(Product, () => rawCount(select)), await sentSql(Product, () => Product.count(query)));
+            const select = fastExecutor.select(Product, page, shape, false);
+            assert.equal(await sentSql(Product, () => select.page()), await selectSql(Product, { ...page, attributes }));
+            assert.equal(await sentSql(Product, () => select.count()), await sentSql(Product, () => Product.count(query)));
           }
           // A paranoid model: the clause findAll adds, on the page and the count.
           const noteQuery: FindOptions = { where: { title: { [Op.like]: `%${plan.conditions.length}'%` } }, order: [['title', 'DESC'], ['id', 'ASC']], ...(limited && { limit: 5, offset: 10 }) };
-          const noteSelect = rawSelect(Note, noteQuery, noteShape, { driver: false });
-          assert.equal(await sentSql(Note, () => rawPage(noteSelect, noteShape)), await selectSql(Note, noteQuery));
-          assert.equal(await sentSql(Note, () => rawCount(noteSelect)), await sentSql(Note, () => Note.count(noteQuery)));
+          const noteSelect = fastExecutor.select(Note, noteQuery, noteShape, false);
+          assert.equal(await sentSql(Note, () => noteSelect.page()), await selectSql(Note, noteQuery));
+          assert.equal(await sentSql(Note, () => noteSelect.count()), await sentSql(Note, () => Note.count(noteQuery)));
         }),
         { numRuns: Number(process.env['FAST_CRUD_SQL_RUNS'] ?? 200) },
       );

@@ -60,6 +60,12 @@ describe('docs/guide/databases.md: the demo over a replicated PostgreSQL connect
     assert.deepEqual([pool['read']?.maxSize, pool['write']?.maxSize], [options.pool!.max, options.pool!.max]);
   });
 
+  it("runs the executors' probe (each model's first search or options request) on the readers", async () => {
+    const [replies, probePools] = await pools(() => Promise.all([server.get('/api/products?perPage=1'), server.get('/api/categories/options?label=name')]));
+    assert.deepEqual(replies.map((reply) => reply.status), [200, 200]);
+    assert.ok(probePools.length > 2 && probePools.every((pool) => pool === 'read'), probePools.join());
+  });
+
   it('creates on the writer, reads the new record back from the writer (useMaster), and finds it in a search on the readers', async () => {
     const body = JSON.stringify({ sku: 'DB-001', name: 'Wok', price: 20.5, categoryId: kitchen });
     const [created, createPools] = await pools(() => server.request('POST', '/api/products', { headers: { 'content-type': 'application/json' }, body }));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { SEARCH_PATH_TAKEN } from '../../lib/actions/search.js';
+import { observeExecution } from '../../lib/execute/state.js';
 import { DataTypes, Op, literal, type Model, type Sequelize } from 'sequelize';
 import type { ResourceSpec } from '../../lib/index.js';
 import { closeAll, testDatabases } from '../support/databases.js';
@@ -50,11 +50,8 @@ for (const db of databases) {
         form.register(router, 'items', Item, spec);
         form.register(router, 'plain', Item, { policy: { fillable: [] } });
         // The path search took: the driver path sends its query past Sequelize, and must apply the deadline itself.
-        const record = async (ctx: Koa.Context, next: Koa.Next) => {
-          await next();
-          paths.push(String((ctx.state as Record<symbol, unknown>)[SEARCH_PATH_TAKEN]));
-        };
-        server = await serve(new Koa().use(record).use(router.routes()), errors);
+        observeExecution(sequelize, { searched: (_ctx, { path }) => paths.push(path) });
+        server = await serve(new Koa().use(router.routes()), errors);
       });
       after(() => server.close());
 

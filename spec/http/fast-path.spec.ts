@@ -10,7 +10,7 @@ import Router from '@koa/router';
 import fc from 'fast-check';
 import Koa from 'koa';
 import { DataTypes, type FindOptions, type Model, type ModelAttributeColumnOptions, type ModelStatic } from 'sequelize';
-import { FORCE_SEARCH_PATH, SEARCH_PATH_TAKEN, SEARCH_PLAN_REUSED } from '../../lib/actions/search.js';
+import { observeExecution } from '../../lib/execute/state.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { FORMS } from '../support/forms.js';
 import { serve, type TestServer } from '../support/http.js';
@@ -95,14 +95,18 @@ for (const db of databases) for (const form of FORMS) {
       Category = db.sequelize!.define(`Fp${form.initial}Category`, { id: { type: DataTypes.INTEGER, primaryKey: true }, name: DataTypes.STRING(20), secret: DataTypes.STRING(20) }, { tableName: `fp${form.initial}_categories`, timestamps: false });
       await Category.sync({ force: true });
       await Category.bulkCreate([{ id: 1, name: 'Kites', secret: 'x' }, { id: 2, name: 'Tops', secret: 'y' }]);
-      const app = new Koa();
-      app.use(async (ctx, next) => {
-        const forced = ctx.get('x-search-path');
-        if (forced === 'instance' || forced === 'raw') (ctx.state as Record<symbol, unknown>)[FORCE_SEARCH_PATH] = forced;
-        await next();
-        ctx.set('x-search-path-taken', String((ctx.state as Record<symbol, unknown>)[SEARCH_PATH_TAKEN]));
-        ctx.set('x-search-plan-reused', String((ctx.state as Record<symbol, unknown>)[SEARCH_PLAN_REUSED] === true));
+      // The observer: the x-search-path header forces a path, and each search's path and plan reuse come back as headers.
+      observeExecution(db.sequelize!, {
+        force: (ctx) => {
+          const forced = (ctx as Koa.Context).get('x-search-path');
+          return forced === 'instance' || forced === 'public' || forced === 'fast' ? forced : undefined;
+        },
+        searched: (ctx, { path, reused }) => {
+          (ctx as Koa.Context).set('x-search-path-taken', path);
+          (ctx as Koa.Context).set('x-search-plan-reused', String(reused));
+        },
       });
+      const app = new Koa();
       app.use((ctx, next) => current.routes()(ctx as never, next));
       server = await serve(app);
     });
@@ -149,8 +153,10 @@ for (const db of databases) for (const form of FORMS) {
           for (const query of [...QUERIES, ...sortable, ...(shape.include ? ['include=cat', 'include=cat&sort=-id&perPage=2'] : [])]) {
             const fast = await server.request('GET', `/items?${query}`);
             const slow = await server.request('GET', `/items?${query}`, { headers: { 'x-search-path': 'instance' } });
-            // Raw rows through sequelize.query, where the fast path reads them on the driver connection.
-            const queried = await server.request('GET', `/items?${query}`, { headers: { 'x-search-path': 'raw' } });
+            // The fast executor through sequelize.query, where it would read on the driver connection.
+            const queried = await server.request('GET', `/items?${query}`, { headers: { 'x-search-path': 'fast' } });
+            // The public executor: findAll and count only.
+            const public_ = await server.request('GET', `/items?${query}`, { headers: { 'x-search-path': 'public' } });
             // Again: the plan and the prepared select of the first request are reused (the fast path's SELECT head and ORDER BY came from its cache already), and must give the same bytes.
             const cached = await server.request('GET', `/items?${query}`);
             assert.equal(cached.text, fast.text, `${query} (cached SQL) on ${JSON.stringify(shape)}`);
@@ -160,12 +166,14 @@ for (const db of databases) for (const form of FORMS) {
             const instance = instanceOnly || query.includes('include=');
             // The test databases log nothing and have no query hooks: the fast path runs on the driver.
             assert.equal(fast.headers.get('x-search-path-taken'), instance ? 'instance' : 'driver', `${query} on ${JSON.stringify(shape)}`);
-            assert.equal(queried.headers.get('x-search-path-taken'), instance ? 'instance' : 'raw', `${query} on ${JSON.stringify(shape)}`);
+            assert.equal(queried.headers.get('x-search-path-taken'), instance ? 'instance' : 'fast', `${query} on ${JSON.stringify(shape)}`);
+            assert.equal(public_.headers.get('x-search-path-taken'), instance ? 'instance' : 'public', `${query} on ${JSON.stringify(shape)}`);
             // Neither hooks nor plugins here: the query string alone decides the plan, in both forms.
             assert.equal(cached.headers.get('x-search-plan-reused'), String(!instance), `${query} on ${JSON.stringify(shape)}`);
             assert.equal(cached.headers.get('x-search-path-taken'), instance ? 'instance' : 'driver');
             assert.equal(fast.text, slow.text, `${query} on ${JSON.stringify(shape)}`);
             assert.equal(queried.text, fast.text, `${query} (sequelize.query) on ${JSON.stringify(shape)}`);
+            assert.equal(public_.text, fast.text, `${query} (public executor) on ${JSON.stringify(shape)}`);
           }
           // Options: the raw rows are the items (selected label first), or copies when a hook selects a third column. Same bytes.
           current = new Router();
@@ -180,6 +188,10 @@ for (const db of databases) for (const form of FORMS) {
             const items = await server.request('GET', `/items${path}`);
             assert.equal(items.status, 200, `${path}: ${items.text}`);
             assert.equal(items.text, (await server.request('GET', `/copies${path}`)).text, `${path} on ${JSON.stringify(shape)}`);
+            for (const executor of ['public', 'fast']) {
+              const forced = await server.request('GET', `/items${path}`, { headers: { 'x-search-path': executor } });
+              assert.equal(forced.text, items.text, `${path} (${executor} executor) on ${JSON.stringify(shape)}`);
+            }
           }
         }),
         { numRuns: RUNS },
@@ -209,7 +221,7 @@ for (const db of databases) for (const form of FORMS) {
       // A query's own logger: every statement is handed to it, as sequelize.query logs it.
       register(true);
       const withLogger = await get('/cats?sort=-name');
-      assert.equal(withLogger.taken, 'raw');
+      assert.equal(withLogger.taken, 'fast');
       assert.equal(withLogger.text, plain.text);
       assert.equal(logged.filter((line) => line.startsWith('Executing (') && line.includes('SELECT')).length, 2, logged.join('\n'));
 
@@ -220,7 +232,7 @@ for (const db of databases) for (const form of FORMS) {
       (sequelize as unknown as { options: { logging?: unknown } }).options.logging = (sql: string) => lines.push(sql);
       try {
         const logging = await get('/cats?sort=-name');
-        assert.equal(logging.taken, 'raw');
+        assert.equal(logging.taken, 'fast');
         assert.equal(logging.text, plain.text);
         assert.equal((await get('/cats/options?label=name')).text, options);
       } finally {
@@ -237,7 +249,7 @@ for (const db of databases) for (const form of FORMS) {
       });
       try {
         const hooked = await get('/cats?sort=-name');
-        assert.equal(hooked.taken, 'raw');
+        assert.equal(hooked.taken, 'fast');
         assert.equal(hooked.text, plain.text);
         assert.equal((await get('/cats/options?label=name')).text, options);
       } finally {
@@ -246,13 +258,15 @@ for (const db of databases) for (const form of FORMS) {
       assert.equal(seen.length, statements);
       assert.equal((await get('/cats?sort=-name')).taken, 'driver');
 
-      // A driver error runs the query again through sequelize.query, whose error class the reply maps: the same reply either way.
+      // A table that is not there: the probe decides nothing (both executors fail), the request reads through the
+      // public executor; a driver error runs the query again through sequelize.query. The same reply either way.
       const Missing = sequelize.define(`Fp${form.initial}Missing`, { id: { type: DataTypes.INTEGER, primaryKey: true }, name: DataTypes.STRING(20) }, { tableName: `fp${form.initial}_missing`, timestamps: false });
       current = new Router();
       form.register(current, 'missing', Missing, { policy: { fillable: 'all' } } as never, { only: ['search'] });
       const broken = await server.request('GET', '/missing');
-      const brokenQueried = await server.request('GET', '/missing', { headers: { 'x-search-path': 'raw' } });
-      assert.equal(broken.headers.get('x-search-path-taken'), 'driver');
+      const brokenQueried = await server.request('GET', '/missing', { headers: { 'x-search-path': 'fast' } });
+      assert.equal(broken.headers.get('x-search-path-taken'), 'public');
+      assert.equal(brokenQueried.headers.get('x-search-path-taken'), 'fast');
       assert.equal(broken.status, 500);
       assert.equal(broken.text, brokenQueried.text);
     });

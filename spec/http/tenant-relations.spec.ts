@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { DataTypes, type Sequelize } from 'sequelize';
-import { SEARCH_PLAN_REUSED } from '../../lib/actions/search.js';
+import { observeExecution } from '../../lib/execute/state.js';
 import { tenantScope } from '../../lib/index.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { FORMS } from '../support/forms.js';
@@ -88,10 +88,9 @@ for (const db of databases) for (const form of FORMS) {
         relations: { customer: { include: true } },
         csv: { columns: { title: 'Title', 'customer.name': 'Customer' } },
       }, scoped);
-      const app = new Koa().use(async (ctx, next) => {
-        await next();
-        ctx.set('x-search-plan-reused', String((ctx.state as Record<symbol, unknown>)[SEARCH_PLAN_REUSED] === true));
-      });
+      // The observer tells whether a search reused an earlier request's plan; the header shows it to the test.
+      observeExecution(db.sequelize!, { searched: (ctx, { reused }) => (ctx as Koa.Context).set('x-search-plan-reused', String(reused)) });
+      const app = new Koa();
       server = await serve(app.use(router.routes()), errors);
     });
     after(() => server?.close());

@@ -1,0 +1,126 @@
+/**
+ * A fast-executor SELECT run on the driver's connection itself, beside `sequelize.query`: the same
+ * connection from the same pool (acquired and released through Sequelize's connection manager, with
+ * the query's `useMaster`, so pool limits, its hooks and read replicas hold), the same SQL text, the
+ * same rows. It skips only what would not be observed for this query: option merging, the retry
+ * wrapper, the query object with its log line and its captured stack, and the per-row copy of raw rows.
+ * `driverRefusal` names the first thing that could observe the difference; then `sequelize.query` runs it.
+ * A driver error sends the query through `sequelize.query` again, whose error (or retry, for
+ * SQLITE_BUSY) is then the caller's, exactly as before.
+ */
+import type { Sequelize } from 'sequelize';
+import { DEADLINE_HOOK, underRequestDeadline } from './deadline.js';
+import { privateSequelize, type InstanceOptions, type KeptHook } from './private-sequelize.js';
+import { stateOf } from './state.js';
+
+/** Sequelize 6's default `retry`: up to 5 attempts, on SQLITE_BUSY only; any other setting keeps `sequelize.query`. */
+function isDefaultRetry(retry: InstanceOptions['retry']): boolean {
+  if (retry === undefined) return true;
+  const keys = Object.keys(retry);
+  const busy = retry.match?.length === 1 && retry.match[0] === 'SQLITE_BUSY: database is locked';
+  return keys.every((key) => key === 'max' || key === 'match') && retry.max === 5 && busy;
+}
+
+/** True when a query hook list holds one that is not the deadline's (which the driver path applies itself). */
+function hasForeignHook(hooks: readonly KeptHook[] | KeptHook | undefined): boolean {
+  const list = hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+  return list.some((hook: KeptHook) => typeof hook === 'function' || hook.name !== DEADLINE_HOOK);
+}
+
+/** Options a query may carry that only `sequelize.query` applies: any of them sends it there. */
+const QUERY_ONLY = ['transaction', 'replacements', 'bind', 'retry', 'searchPath', 'fieldMap'] as const;
+/** Options that change how rows come back: any of them set sends the query to `sequelize.query`. */
+const SHAPING = ['nest', 'mapToModel', 'logQueryParameters', 'showWarnings', 'benchmark'] as const;
+
+/**
+ * Why `sequelize.query(sql, options)` of a raw SELECT may not run on the driver connection, or
+ * undefined when nothing could observe the difference: someone listens (a logger, a benchmark, a
+ * query hook other than the deadline's, the `sql:<dialect>` debug channel), the query needs what only
+ * `sequelize.query` does (a transaction or CLS, replacements or bind parameters, a retry setting, a
+ * search path), or its rows would come back shaped (not `raw`, nested, mapped). `options` are the
+ * query's own, before Sequelize merges the instance's `options.query` into them.
+ * @example driverRefusal(sequelize, { raw: true, type: 'SELECT' }) // undefined with logging off
+ */
+export function driverRefusal(sequelize: Sequelize, options: Readonly<Record<string, unknown>>): string | undefined {
+  const instance = privateSequelize.options(sequelize);
+  const merged =
+    instance.query === undefined || Object.keys(instance.query).length === 0
+      ? options
+      : { ...instance.query, ...options };
+  const logging = merged['logging'] === undefined ? instance.logging : merged['logging'];
+  if (logging) return 'logging';
+  if (instance.benchmark || instance.showWarnings || instance.minifyAliases) return 'instance options';
+  if (hasForeignHook(instance.hooks?.['beforeQuery']) || hasForeignHook(instance.hooks?.['afterQuery']))
+    return 'query hooks';
+  const needed = QUERY_ONLY.find((key) => merged[key] !== undefined && merged[key] !== null);
+  if (needed !== undefined) return needed;
+  if (privateSequelize.clsActive()) return 'CLS';
+  const shaping = SHAPING.find((key) => Boolean(merged[key]));
+  if (shaping !== undefined || merged['raw'] !== true) return shaping ?? 'not raw';
+  if (instance.dialectOptions?.prependSearchPath) return 'searchPath';
+  const state = stateOf(sequelize);
+  state.defaultRetry ??= isDefaultRetry(instance.retry);
+  if (!state.defaultRetry) return 'retry';
+  return privateSequelize.sqlDebugEnabled(sequelize.getDialect()) ? 'debug' : undefined;
+}
+
+interface SqliteConnection {
+  all(sql: string, callback: (error: Error | null, rows: Record<string, unknown>[]) => void): void;
+}
+interface PgConnection {
+  query(
+    sql: string,
+    callback: (error: (Error & { code?: string }) | null, result: { rows: Record<string, unknown>[] }) => void,
+  ): void;
+}
+interface MariadbConnection {
+  query(sql: string): Promise<Record<string, unknown>[]>;
+}
+
+/** The errors after which Sequelize's PostgreSQL query marks its connection broken. */
+const PG_BROKEN = /Unable to set non-blocking to true|SSL SYSCALL error: EOF detected|Local: Authentication failure/i;
+
+/** The rows of one statement, as the dialect's query class reads them from its driver. */
+function execute(dialect: string, connection: object, sql: string): Promise<Record<string, unknown>[]> {
+  if (dialect === 'sqlite') {
+    const sqlite = connection as SqliteConnection;
+    return new Promise((resolve, reject) => sqlite.all(sql, (error, rows) => (error ? reject(error) : resolve(rows))));
+  }
+  if (dialect === 'postgres') {
+    const pg = connection as PgConnection;
+    return new Promise((resolve, reject) =>
+      pg.query(sql, (error, result) => {
+        if (error === null) return resolve(result.rows);
+        const broken =
+          error.code === 'ECONNRESET' || PG_BROKEN.test(String(error)) || error.message === 'Query read timeout';
+        if (broken) privateSequelize.markBroken(connection);
+        reject(error);
+      }),
+    );
+  }
+  return (connection as MariadbConnection).query(sql);
+}
+
+/**
+ * Runs a raw SELECT as `sequelize.query(sql, options)` would, on the driver connection: the rows
+ * (or, with `options.plain`, the first row or null). Call only when `driverRefusal` gave none.
+ * @example const rows = await driverSelect(sequelize, 'SELECT 1 AS `one`;', { raw: true, type: 'SELECT' });
+ */
+export async function driverSelect(
+  sequelize: Sequelize,
+  sql: string,
+  options: Readonly<Record<string, unknown>>,
+): Promise<unknown> {
+  // A connection error is the pool's, thrown as sequelize.query would throw it (no retry matches it by default).
+  const connection = await privateSequelize.acquire(sequelize, options['useMaster'] === true);
+  let rows: Record<string, unknown>[];
+  try {
+    rows = await underRequestDeadline(sequelize, connection, () => execute(sequelize.getDialect(), connection, sql));
+  } catch {
+    sequelize.connectionManager.releaseConnection(connection);
+    // The driver's error becomes Sequelize's (its class, its retry on SQLITE_BUSY) by running the query the usual way.
+    return sequelize.query(sql, options);
+  }
+  sequelize.connectionManager.releaseConnection(connection);
+  return options['plain'] === true ? (rows[0] ?? null) : rows;
+}

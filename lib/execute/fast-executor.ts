@@ -1,0 +1,268 @@
+/**
+ * The fast executor: a search's page and count, and options' rows, prepared as `findAll` and
+ * `count` prepare them (through private-sequelize.ts) and run as plain rows, on the driver
+ * connection where nothing could tell the difference (driver-connection.ts), else through
+ * `sequelize.query` with every option it honours (transaction, useMaster, logging, hooks…).
+ */
+import { QueryTypes, type FindOptions, type Model, type ModelStatic, type Sequelize } from 'sequelize';
+import { driverRefusal, driverSelect } from './driver-connection.js';
+import type { Executor, PreparedSelect, RawShape } from './executor.js';
+import { privateSequelize } from './private-sequelize.js';
+import { FRAGMENT_LIMIT, stateOf } from './state.js';
+
+/**
+ * Options `selectQuery` reads that the direct assembly below does not: any of them (from a hook,
+ * a plugin or a default scope), or `minifyAliases`, sends the select through `selectQuery`.
+ */
+const SELECT_QUERY_ONLY = [
+  'include',
+  'group',
+  'having',
+  'lock',
+  'indexHints',
+  'groupedLimit',
+  'subQuery',
+  'tableAs',
+  'tableHint',
+] as const;
+
+/** A fragment of the model's SQL, from its Sequelize instance's cache or made (and kept while there is room). */
+function cached(model: ModelStatic<Model>, key: string, make: () => string): string {
+  const { fragments } = stateOf(model.sequelize!);
+  let cache = fragments.get(model);
+  if (cache === undefined) fragments.set(model, (cache = new Map()));
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const made = make();
+  if (cache.size < FRAGMENT_LIMIT) cache.set(key, made);
+  return made;
+}
+
+/** The order's cache key when every item is `[attribute, direction]` of two strings, as compileSearch writes. */
+function orderKey(order: unknown): string | undefined {
+  if (!Array.isArray(order)) return undefined;
+  const parts: string[] = [];
+  for (const item of order) {
+    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string' || typeof item[1] !== 'string')
+      return undefined;
+    parts.push(`${item[0]}\u0000${item[1]}`);
+  }
+  return parts.join('\u0001');
+}
+
+/** One search's select, prepared once for its page and its count. */
+interface FastSelect {
+  readonly model: ModelStatic<Model>;
+  /** The prepared options of the page (attributes: the row shape's). */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** The cache key of the page's attribute list. */
+  readonly attributesKey: string;
+  /** The compiled WHERE (without the keyword; '' for none), or undefined when the select goes through `selectQuery`. */
+  readonly where: string | undefined;
+  /** True when the page and the count run on the driver connection, else through `sequelize.query`. */
+  readonly driver: boolean;
+}
+
+/**
+ * Prepares a search's select once, for its page and count; `driver: false` keeps both on
+ * `sequelize.query` even where the driver connection could serve them.
+ */
+function prepareSelect(model: ModelStatic<Model>, query: FindOptions, shape: RawShape, driver: boolean): FastSelect {
+  const options = privateSequelize.prepareFind(model, query, shape.attributes);
+  const generator = privateSequelize.generator(model);
+  const direct =
+    generator.options.minifyAliases !== true && !SELECT_QUERY_ONLY.some((key) => options[key] !== undefined);
+  const as = generator.quoteIdentifier(model.name);
+  const where = !direct
+    ? undefined
+    : Object.hasOwn(options, 'where')
+      ? generator.getWhereConditions(options['where'], as, model, options)
+      : '';
+  const onDriver = driver && driverRefusal(model.sequelize!, options) === undefined;
+  return { model, options, attributesKey: shape.attributes.join('\u0000'), where, driver: onDriver };
+}
+
+/** Runs a select's SQL on the driver connection or through `sequelize.query`. */
+function run(
+  sequelize: Sequelize,
+  sql: string,
+  options: Readonly<Record<string, unknown>>,
+  driver: boolean,
+): Promise<unknown> {
+  return driver ? driverSelect(sequelize, sql, options) : sequelize.query(sql, options);
+}
+
+/**
+ * The SQL of a prepared select: assembled from the cached head and order and the compiled WHERE,
+ * the same text `selectQuery` gives for these options; through `selectQuery` when `where` is undefined.
+ */
+function selectSql(select: FastSelect, options: Record<string, unknown>, headKey: string): string {
+  const { model, where } = select;
+  const generator = privateSequelize.generator(model);
+  if (where === undefined) return generator.selectQuery(model.getTableName(), { ...options }, model);
+  const as = generator.quoteIdentifier(model.name);
+  const attributes = options['attributes'];
+  const head = cached(model, `h${headKey}`, () => {
+    const escaped = generator.escapeAttributes(Array.isArray(attributes) ? attributes.slice() : [], options, as);
+    return generator.selectFromTableFragment(options, model, escaped, generator.quoteTable(model.getTableName()), as);
+  });
+  let sql = where === '' ? head : `${head} WHERE ${where}`;
+  const order = options['order'];
+  if (Array.isArray(order) && order.length > 0) {
+    const key = orderKey(order);
+    const copy = { ...options, order: order.map((item: unknown) => (Array.isArray(item) ? [...item] : item)) };
+    const orders = () => generator.getQueryOrders(copy, model, false).mainQueryOrder.join(', ');
+    const text = key === undefined ? orders() : cached(model, `o${headKey}\u0002${key}`, orders);
+    if (text !== '') sql += ` ORDER BY ${text}`;
+  }
+  return `${sql}${generator.addLimitAndOffset(options, model)};`;
+}
+
+/** The SQL and the options of a select's page. */
+function pageQuery(select: FastSelect): { sql: string; options: Record<string, unknown> } {
+  const options = { ...select.options };
+  return { sql: selectSql(select, options, select.attributesKey), options };
+}
+
+async function page(select: FastSelect, shape: RawShape): Promise<Record<string, unknown>[]> {
+  const { sql, options } = pageQuery(select);
+  const rows = (await run(select.model.sequelize!, sql, options, select.driver)) as Record<string, unknown>[];
+  return convertRows(select.model, rows, shape);
+}
+
+/**
+ * The number of rows a search's conditions match: `SELECT count(*)` without the page or the order
+ * (as `Model.count` leaves out a default scope's), on the same WHERE as the page.
+ */
+async function count(select: FastSelect): Promise<number> {
+  const sequelize = select.model.sequelize!;
+  const counted = [[sequelize.fn('count', sequelize.col('*')), 'count']];
+  const options: Record<string, unknown> = {
+    ...select.options,
+    attributes: counted,
+    order: undefined,
+    limit: undefined,
+    offset: undefined,
+    plain: true,
+  };
+  const row = (await run(sequelize, selectSql(select, options, '\u0003count'), options, select.driver)) as {
+    count?: unknown;
+  } | null;
+  return Number(row?.count ?? 0);
+}
+
+/** A fast select as the port's `PreparedSelect`. */
+function prepared(select: FastSelect, shape: RawShape): PreparedSelect {
+  return {
+    path: select.driver ? 'driver' : 'fast',
+    reusable: select.where !== undefined,
+    page: () => page(select, shape),
+    count: () => count(select),
+    again: (driver) =>
+      prepared(
+        { ...select, driver: driver && driverRefusal(select.model.sequelize!, select.options) === undefined },
+        shape,
+      ),
+  };
+}
+
+/**
+ * Converts raw rows in place to the values a model instance holds: on SQLite a date's text is
+ * parsed as Sequelize parses it; a boolean's 0/1 goes through the model's own sanitizer.
+ */
+function convertRows(
+  model: ModelStatic<Model>,
+  rows: Record<string, unknown>[],
+  shape: RawShape,
+): Record<string, unknown>[] {
+  if (shape.converted.length === 0 || rows.length === 0) return rows;
+  const sanitizers = privateSequelize.sanitizers(model);
+  const timezone = privateSequelize.options(model.sequelize!).timezone ?? '+00:00';
+  const sqlite = model.sequelize!.getDialect() === 'sqlite';
+  const steps = shape.converted.map(({ attribute, kind }) => {
+    const sanitize = sanitizers[attribute];
+    const parse =
+      kind === 'date' && sqlite
+        ? (value: unknown) => privateSequelize.parseSqliteDate(String(value), timezone)
+        : (value: unknown) => value;
+    const convert = (value: unknown) =>
+      value === null || value === undefined
+        ? value
+        : sanitize === undefined
+          ? parse(value)
+          : sanitize(parse(value), { raw: true });
+    return { attribute, convert };
+  });
+  for (const row of rows) for (const { attribute, convert } of steps) row[attribute] = convert(row[attribute]);
+  return rows;
+}
+
+/**
+ * For the probe (executor.ts): the SQL the fast executor sends for a search's page, and its rows.
+ * @example const { sql, rows } = await probePage(Product, { limit: 1 }, shape);
+ */
+export async function probePage(
+  model: ModelStatic<Model>,
+  query: FindOptions,
+  shape: RawShape,
+): Promise<{ sql: string; rows: Record<string, unknown>[] }> {
+  const select = prepareSelect(model, query, shape, true);
+  return { sql: pageQuery(select).sql, rows: await page(select, shape) };
+}
+
+/**
+ * For the probe (executor.ts): the fast executor's count of the rows a query's conditions match.
+ * @example await probeCount(Product, { where: { id: 1 } }, shape) // 1
+ */
+export function probeCount(model: ModelStatic<Model>, query: FindOptions, shape: RawShape): Promise<number> {
+  return count(prepareSelect(model, query, shape, true));
+}
+
+/** The fast executor. */
+export const fastExecutor: Executor = {
+  name: 'fast',
+
+  select: (model, query, shape, driver) => prepared(prepareSelect(model, query, shape, driver), shape),
+
+  queriesAsPlanned: (model) => privateSequelize.queriesAsPlanned(model),
+
+  async rows(model, query, driver) {
+    if (query.include !== undefined || !Array.isArray(query.attributes))
+      return (await model.findAll({ ...query, raw: true })) as object[] as Record<string, unknown>[];
+    const options = privateSequelize.prepareFind(model, query, query.attributes);
+    const sql = privateSequelize.generator(model).selectQuery(model.getTableName(), options, model);
+    const sequelize = model.sequelize!;
+    return (await run(sequelize, sql, options, driver && driverRefusal(sequelize, options) === undefined)) as Record<
+      string,
+      unknown
+    >[];
+  },
+
+  async sql(sequelize, sql, driver) {
+    const options = { raw: true, type: QueryTypes.SELECT };
+    return (await run(sequelize, sql, options, driver && driverRefusal(sequelize, options) === undefined)) as Record<
+      string,
+      unknown
+    >[];
+  },
+
+  /** PostgreSQL's planner estimate (`EXPLAIN (FORMAT JSON)` of the select without page and order), else undefined. */
+  async estimate(model, query) {
+    const sequelize = model.sequelize!;
+    if (sequelize.getDialect() !== 'postgres') return undefined;
+    const { order: _order, limit: _limit, offset: _offset, ...conditions } = query;
+    const options = privateSequelize.prepareFind(model, conditions, [[sequelize.literal('1'), 'one']]);
+    const sql = privateSequelize.generator(model).selectQuery(model.getTableName(), options, model);
+    const explained = {
+      type: QueryTypes.SELECT,
+      raw: true,
+      transaction: options['transaction'],
+      useMaster: options['useMaster'],
+    };
+    const rows = (await sequelize.query(`EXPLAIN (FORMAT JSON) ${sql}`, explained as never)) as {
+      'QUERY PLAN'?: { Plan?: { 'Plan Rows'?: unknown } }[];
+    }[];
+    const estimate = rows[0]?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'];
+    return typeof estimate === 'number' ? Math.round(estimate) : undefined;
+  },
+};

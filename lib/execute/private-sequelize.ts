@@ -1,0 +1,215 @@
+/**
+ * Every private member of Sequelize and of its drivers that the fast executor touches, in this one
+ * file, behind one typed port (`SequelizePrivates`). `missingMembers` says which are absent from
+ * the Sequelize in use; the executor probe (executor.ts) then keeps a model on the public executor.
+ * docs/guide/internals.md lists each member and why it is used.
+ */
+import { createRequire } from 'node:module';
+import { DataTypes, Sequelize, Utils, type Model, type ModelStatic } from 'sequelize';
+
+/** The parts of Sequelize's query generator a SELECT is assembled from (`selectQuery` calls the same ones). */
+export interface QueryGenerator {
+  readonly options: { readonly minifyAliases?: boolean };
+  selectQuery(table: unknown, options: object, model: ModelStatic<Model>): string;
+  quoteIdentifier(name: string): string;
+  quoteTable(table: unknown): string;
+  escapeAttributes(attributes: unknown[], options: object, as: string): string[];
+  selectFromTableFragment(
+    options: object,
+    model: ModelStatic<Model>,
+    attributes: string[],
+    table: string,
+    as: string,
+  ): string;
+  getWhereConditions(where: unknown, as: string, model: ModelStatic<Model>, options: object): string;
+  getQueryOrders(options: object, model: ModelStatic<Model>, subQuery: boolean): { mainQueryOrder: string[] };
+  addLimitAndOffset(options: object, model: ModelStatic<Model>): string;
+}
+
+/** A hook as Sequelize keeps it in `options.hooks`: a function, or `{ name, fn }` when added with a name. */
+export type KeptHook = ((...args: never[]) => unknown) | { readonly name: string };
+
+/** What the fast executor reads of a Sequelize instance's `options` (its typings leave `options` out). */
+export interface InstanceOptions {
+  readonly logging?: unknown;
+  readonly benchmark?: boolean;
+  readonly timezone?: string;
+  readonly query?: Readonly<Record<string, unknown>>;
+  readonly retry?: { readonly max?: number; readonly match?: readonly unknown[] } & Readonly<Record<string, unknown>>;
+  readonly dialectOptions?: { readonly prependSearchPath?: boolean };
+  readonly showWarnings?: boolean;
+  readonly minifyAliases?: boolean;
+  readonly hooks?: Readonly<Record<string, readonly KeptHook[] | KeptHook | undefined>>;
+}
+
+/** A data type's sanitizer, as Sequelize applies it when it builds an instance from a row. */
+export type Sanitizer = (value: unknown, options: object) => unknown;
+
+/** Model members `findAll` prepares its options with. */
+interface ModelPrivates {
+  _injectScope(options: object): void;
+  _paranoidClause(model: ModelStatic<Model>, options: object): Record<string, unknown>;
+  readonly _scope?: object;
+  readonly _dataTypeSanitizers?: Readonly<Record<string, Sanitizer>>;
+}
+
+/** The CLS namespace Sequelize reads a transaction from, when an app set one (`Sequelize.useCLS`). */
+interface SequelizeClass {
+  readonly _cls?: { get(key: string): unknown };
+}
+
+/** Sequelize's SQLite DATE parser (what it applies to an instance's date column). */
+interface TypeParsers {
+  readonly sqlite?: { readonly DATE?: { parse?(value: string, options: { timezone: string }): Date } };
+}
+
+/** What `Utils` has besides its typings: the attribute-to-column mapping `findAll` applies. */
+interface UtilsPrivates {
+  mapFinderOptions?(options: object, model: ModelStatic<Model>): object;
+}
+
+/** Sequelize's debug logger factory (`sequelize/lib/utils/logger`): its `sql:<dialect>` channel's `enabled`. */
+interface Logger {
+  debugContext(name: string): { readonly enabled: boolean };
+}
+
+/** The debug channels Sequelize's query classes write each statement to. */
+const DEBUG_CHANNEL: Readonly<Record<string, string>> = {
+  sqlite: 'sql:sqlite',
+  postgres: 'sql:pg',
+  mariadb: 'sql:mariadb',
+};
+
+const privatesOf = (model: ModelStatic<Model>): ModelPrivates => model as unknown as ModelPrivates;
+const cls = (): SequelizeClass['_cls'] => (Sequelize as unknown as SequelizeClass)._cls;
+const parsers = (): TypeParsers => DataTypes as unknown as TypeParsers;
+const utils = (): UtilsPrivates => Utils as unknown as UtilsPrivates;
+
+let logger: Logger | null | undefined;
+
+/** Sequelize's logger module, loaded once; null when this Sequelize has none there. */
+function loggerModule(): Logger | null {
+  if (logger === undefined) {
+    try {
+      logger = (createRequire(import.meta.url)('sequelize/lib/utils/logger') as { logger?: Logger }).logger ?? null;
+    } catch {
+      logger = null;
+    }
+  }
+  return logger;
+}
+
+/**
+ * The private members a dialect's fast path needs that this Sequelize (or this model) lacks;
+ * empty when every one is there.
+ * @example missingMembers(Product) // []
+ */
+export function missingMembers(model: ModelStatic<Model>): string[] {
+  const found = privatesOf(model);
+  const generator = model.sequelize?.getQueryInterface().queryGenerator as Partial<QueryGenerator> | undefined;
+  const dialect = model.sequelize?.getDialect() ?? '';
+  const checks: [string, boolean][] = [
+    ['Model._injectScope', typeof found._injectScope === 'function'],
+    ['Model._paranoidClause', typeof found._paranoidClause === 'function'],
+    ['Model._dataTypeSanitizers', typeof found._dataTypeSanitizers === 'object' && found._dataTypeSanitizers !== null],
+    ['Utils.mapFinderOptions', typeof utils().mapFinderOptions === 'function'],
+    ['DataTypes.sqlite.DATE.parse', typeof parsers().sqlite?.DATE?.parse === 'function'],
+    ['sequelize/lib/utils/logger', DEBUG_CHANNEL[dialect] !== undefined && loggerModule() !== null],
+    ...(
+      [
+        'selectQuery',
+        'quoteIdentifier',
+        'quoteTable',
+        'escapeAttributes',
+        'selectFromTableFragment',
+        'getWhereConditions',
+        'getQueryOrders',
+        'addLimitAndOffset',
+      ] as const
+    ).map((name): [string, boolean] => [`queryGenerator.${name}`, typeof generator?.[name] === 'function']),
+  ];
+  return checks.filter(([, present]) => !present).map(([name]) => name);
+}
+
+/** The port: what the fast executor does with Sequelize's private members, one function each. */
+export const privateSequelize = {
+  /**
+   * A raw select's options prepared as `findAll` prepares its own: the CLS transaction, the
+   * default scope (which may not add attributes), attribute-to-column names, the paranoid clause.
+   * @example privateSequelize.prepareFind(Product, { where: { id: 1 } }, ['id', 'name'])
+   */
+  prepareFind(model: ModelStatic<Model>, query: object, attributes: readonly unknown[]): Record<string, unknown> {
+    const options: Record<string, unknown> = {
+      ...query,
+      attributes: [...attributes],
+      raw: true,
+      type: 'SELECT',
+      model,
+      tableNames: [],
+    };
+    const namespace = cls();
+    if (options['transaction'] === undefined && namespace !== undefined)
+      options['transaction'] = namespace.get('transaction');
+    privatesOf(model)._injectScope(options);
+    options['attributes'] = [...attributes];
+    utils().mapFinderOptions!(options, model);
+    return privatesOf(model)._paranoidClause(model, options);
+  },
+
+  /** The query generator of the model's Sequelize instance. */
+  generator(model: ModelStatic<Model>): QueryGenerator {
+    return model.sequelize!.getQueryInterface().queryGenerator as QueryGenerator;
+  },
+
+  /**
+   * True when `findAll` adds nothing to a query's options that could differ from one request to
+   * the next: no CLS namespace (its transaction) and no default scope on the model.
+   */
+  queriesAsPlanned(model: ModelStatic<Model>): boolean {
+    const scope = privatesOf(model)._scope;
+    return cls() === undefined && (scope === undefined || Object.keys(scope).length === 0);
+  },
+
+  /** True when Sequelize would read a transaction from a CLS namespace. */
+  clsActive(): boolean {
+    return cls() !== undefined;
+  },
+
+  /** The sanitizer of each attribute whose type has one (booleans), as instances apply them. */
+  sanitizers(model: ModelStatic<Model>): Readonly<Record<string, Sanitizer>> {
+    return privatesOf(model)._dataTypeSanitizers ?? {};
+  },
+
+  /** Sequelize's parse of a SQLite DATE's text. */
+  parseSqliteDate(value: string, timezone: string): Date {
+    return parsers().sqlite!.DATE!.parse!(value, { timezone });
+  },
+
+  /** The Sequelize instance's own options. */
+  options(sequelize: Sequelize): InstanceOptions {
+    return (sequelize as unknown as { readonly options: InstanceOptions }).options;
+  },
+
+  /** True when Sequelize's `sql:<dialect>` debug channel (the `debug` package, `DEBUG=sql:*`) is on, or unknown. */
+  sqlDebugEnabled(dialect: string): boolean {
+    const channel = DEBUG_CHANNEL[dialect];
+    const found = loggerModule();
+    return channel === undefined || found === null || found.debugContext(channel).enabled;
+  },
+
+  /**
+   * A connection from the instance's pool as `sequelize.query` takes one for a SELECT: `type` is
+   * the query type Sequelize's pool compares with 'SELECT' (its typings say 'read' | 'write').
+   */
+  acquire(sequelize: Sequelize, useMaster: boolean): Promise<object> {
+    const options = { type: 'SELECT', useMaster } as unknown as Parameters<
+      Sequelize['connectionManager']['getConnection']
+    >[0];
+    return sequelize.connectionManager.getConnection(options);
+  },
+
+  /** Marks a node-postgres connection broken, as Sequelize's PostgreSQL query does, so the pool drops it on release. */
+  markBroken(connection: object): void {
+    (connection as { _invalid?: boolean })._invalid = true;
+  },
+};

@@ -1,0 +1,45 @@
+/**
+ * The public executor: a search's page and count, and options' rows, through Sequelize's public
+ * API only (`findAll`, `count`, `sequelize.query` with `type: SELECT`), so every option those
+ * honour (transaction, useMaster, logging, benchmark, hooks, replacements) holds as documented.
+ * What a model falls back to when the fast executor's probe fails; the benchmark prints its figures.
+ */
+import { QueryTypes, type FindOptions, type Model, type ModelStatic } from 'sequelize';
+import type { Executor, PreparedSelect, RawShape } from './executor.js';
+
+/**
+ * The page as instances of the shape's attributes only, each row its instance's values (what its
+ * `toJSON` would give: the shape has no getters).
+ */
+async function page(
+  model: ModelStatic<Model>,
+  query: FindOptions,
+  shape: RawShape,
+): Promise<Record<string, unknown>[]> {
+  const records = await model.findAll({ ...query, attributes: [...shape.attributes] });
+  return records.map((record): Record<string, unknown> => record.get({ plain: true }));
+}
+
+function prepared(model: ModelStatic<Model>, query: FindOptions, shape: RawShape): PreparedSelect {
+  return {
+    path: 'public',
+    reusable: false,
+    page: () => page(model, query, shape),
+    // count leaves out the page and the order itself.
+    count: () => model.count(query),
+    again: () => prepared(model, query, shape),
+  };
+}
+
+/** The public executor. */
+export const publicExecutor: Executor = {
+  name: 'public',
+  select: (model, query, shape) => prepared(model, query, shape),
+  // Its selects are prepared by Sequelize on every request: none is kept.
+  queriesAsPlanned: () => false,
+  // With raw: true findAll gives plain rows, which its typings cannot say.
+  rows: async (model, query) => (await model.findAll({ ...query, raw: true })) as object[] as Record<string, unknown>[],
+  sql: (sequelize, sql) => sequelize.query<Record<string, unknown>>(sql, { type: QueryTypes.SELECT, raw: true }),
+  // No public API gives the SQL of a find: the count is exact.
+  estimate: async () => undefined,
+};
