@@ -26,7 +26,11 @@ const external = Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies })
 const entries = ENTRIES.filter((entry) => existsSync(entry.source));
 
 rmSync('dist', { recursive: true, force: true });
-execFileSync(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+execFileSync(
+  process.execPath,
+  [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+  { stdio: 'inherit' },
+);
 
 mkdirSync('dist/cjs', { recursive: true });
 writeFileSync('dist/cjs/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
@@ -52,8 +56,13 @@ for (const entry of entries) {
   // A warning (import.meta left empty, a require that cannot resolve) is a CommonJS build that breaks at run time.
   if (warnings.length > 0) throw new Error(`${outfile}: esbuild warned ${warnings.length} time(s), see above`);
   // Only lib/ and the inlined packages may be in a bundle: anything else is a dependency copied in by mistake.
-  const strays = Object.keys(metafile.inputs).filter((input) => !input.startsWith('lib/') && !INLINED.some((name) => input.includes(`node_modules/${name}/`)));
-  if (strays.length > 0) throw new Error(`${outfile} bundles ${strays.join(', ')}: add the package to dependencies (kept external) or to INLINED`);
+  const strays = Object.keys(metafile.inputs).filter(
+    (input) => !input.startsWith('lib/') && !INLINED.some((name) => input.includes(`node_modules/${name}/`)),
+  );
+  if (strays.length > 0)
+    throw new Error(
+      `${outfile} bundles ${strays.join(', ')}: add the package to dependencies (kept external) or to INLINED`,
+    );
   keepInlineSourcesOutsideLib(`${outfile}.map`);
 }
 copyTypes('dist', 'dist/cjs');
@@ -62,7 +71,9 @@ checkPackageFields(process.argv.includes('--sync'));
 /** lib/ ships beside dist/, so a map points at it; an inlined package's sources stay in the map. */
 function keepInlineSourcesOutsideLib(mapFile: string): void {
   const map = JSON.parse(readFileSync(mapFile, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
-  map.sourcesContent = map.sources.map((source, i) => (/^(\.\.\/)+lib\//.test(source) ? null : (map.sourcesContent?.[i] ?? null)));
+  map.sourcesContent = map.sources.map((source, i) =>
+    /^(\.\.\/)+lib\//.test(source) ? null : (map.sourcesContent?.[i] ?? null),
+  );
   writeFileSync(mapFile, JSON.stringify(map));
 }
 
@@ -84,14 +95,28 @@ function copyTypes(from: string, to: string): void {
 /** Fails the build when package.json's entry fields are not what the entries need (or writes them, with `sync`). */
 function checkPackageFields(sync: boolean): void {
   const expected = entryFields(entries);
-  const actual = { main: pkg['main'], types: pkg['types'], exports: pkg['exports'], ...(pkg['typesVersions'] !== undefined && { typesVersions: pkg['typesVersions'] }) };
+  const actual = {
+    main: pkg['main'],
+    types: pkg['types'],
+    exports: pkg['exports'],
+    ...(pkg['typesVersions'] !== undefined && { typesVersions: pkg['typesVersions'] }),
+  };
   if (isDeepStrictEqual(actual, { ...expected })) return;
   if (sync) {
     // Fields already there keep their place in the file; new ones go at the end.
-    const next: Record<string, unknown> = { ...pkg, main: expected.main, types: expected.types, exports: expected.exports, typesVersions: expected.typesVersions };
+    const next: Record<string, unknown> = {
+      ...pkg,
+      main: expected.main,
+      types: expected.types,
+      exports: expected.exports,
+      typesVersions: expected.typesVersions,
+    };
     if (expected.typesVersions === undefined) delete next['typesVersions'];
     writeFileSync('package.json', `${JSON.stringify(next, null, 2)}\n`);
-    console.log('package.json: main, types, exports and typesVersions written for', entries.map((e) => e.subpath).join(', '));
+    console.log(
+      'package.json: main, types, exports and typesVersions written for',
+      entries.map((e) => e.subpath).join(', '),
+    );
     return;
   }
   throw new Error(

@@ -70,7 +70,9 @@ export function entryFields(entries: readonly Entry[]): EntryFields {
     };
   }
   exports['./package.json'] = './package.json';
-  const subpaths = Object.fromEntries(entries.slice(1).map((entry) => [entry.subpath.slice(2), [filesOf(entry).requireTypes.slice(2)]]));
+  const subpaths = Object.fromEntries(
+    entries.slice(1).map((entry) => [entry.subpath.slice(2), [filesOf(entry).requireTypes.slice(2)]]),
+  );
   return {
     main: main.require,
     types: main.requireTypes,

@@ -13,13 +13,17 @@ import type { FailItem, Reply } from '../types.js';
 /**
  * Reads the body (JSON or a form) and gives the fields to write; Left is the fail reply to send.
  * In order: no array or object nested deeper than `global.max_depth` and no NUL character in any
- * string or key (`tooDeep`, `invalidValue`), checked without recursion before anything else reads it; the body must be a non-empty object (`emptyPayload`); the action's validation schema, if
+ * string or key (`tooDeep`, `invalidValue`), checked without recursion before anything else reads it; the body must be
+ * a non-empty object (`emptyPayload`); the action's validation schema, if
  * any, checks it as sent and its output value replaces it (`schema`, one item per issue); then only
  * fillable fields are kept, each checked against its attribute's kind (`type`). The
  * `before…Fill` hook sees the result.
  * @example const data = await bodyData(scope, 'create'); if (E.isLeft(data)) return data.left;
  */
-export async function bodyData(scope: ActionScope, action: 'create' | 'update'): Promise<E.Either<Reply, Record<string, unknown>>> {
+export async function bodyData(
+  scope: ActionScope,
+  action: 'create' | 'update',
+): Promise<E.Either<Reply, Record<string, unknown>>> {
   // The client's upload is not the database's time: the deadline waits for the body.
   const { value, form } = await outsideDeadline(() => scope.readBody(scope.ctx, scope.config.global.body_limit));
   const fail = (items: readonly FailItem[]) => E.left(scope.answers.answerFail(items));

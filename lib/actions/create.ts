@@ -73,7 +73,10 @@ export function Create<TBase extends AbstractConstructor<BaseController>>(Base: 
 
     /**
      * Called inside the transaction with the created record; throwing rolls the insert back.
-     * @example async afterCreate(record) { await AuditLog.create({ action: 'create' }, { transaction: this.transaction }); }
+     * @example
+     * async afterCreate(record) {
+     *   await AuditLog.create({ action: 'create' }, { transaction: this.transaction });
+     * }
      */
     afterCreate(_record: Model): void | Promise<void> {}
   }

@@ -1,4 +1,7 @@
-/** The exportCsv action: `GET <uri>/export-csv`, streamed in batches with backpressure from one snapshot, as a lifecycle and as a mixin. */
+/**
+ * The exportCsv action: `GET <uri>/export-csv`, streamed in batches with backpressure from one snapshot, as a lifecycle
+ * and as a mixin.
+ */
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import * as E from 'fp-ts/lib/Either.js';
@@ -52,7 +55,12 @@ export async function exportCsvAction(scope: ActionScope): Promise<Reply | undef
   const query = await queryStage(scope, 'exportCsv', 'modifyExportCsvQuery', compiled);
   const fast = fastColumns(scope, query, columns);
   const snapshot = query.transaction ? undefined : await openSnapshot(model.sequelize!);
-  const options = { size: config.export_csv.batch_size, raw: fast !== undefined, transaction: snapshot, known: relationSorts(model, plan, compiled.order) };
+  const options = {
+    size: config.export_csv.batch_size,
+    raw: fast !== undefined,
+    transaction: snapshot,
+    known: relationSorts(model, plan, compiled.order),
+  };
   const batches = batchReader(model, query, options);
   let first: Batch;
   try {
@@ -68,7 +76,10 @@ export async function exportCsvAction(scope: ActionScope): Promise<Reply | undef
   ctx.set(NO_STORE);
   ctx.body = body;
   body.write(csvLine(columns.map((column) => column.header)));
-  const text = fast === undefined ? instanceText(scope, columns) : async (rows: Model[]) => fastText(fast, rows as unknown as Record<string, unknown>[]);
+  const text =
+    fast === undefined
+      ? instanceText(scope, columns)
+      : (rows: Model[]) => Promise.resolve(fastText(fast, rows as unknown as Record<string, unknown>[]));
   void pump(body, first, batches, text)
     .catch((error: unknown) => {
       // A client that left destroyed the body and stopped the request: nothing to report.
@@ -76,17 +87,28 @@ export async function exportCsvAction(scope: ActionScope): Promise<Reply | undef
       body.destroy();
       if (!clientLeft) ctx.app.emit('error', error, ctx);
     })
-    .finally(() => batches.return(undefined).catch(() => undefined).then(() => endSnapshot(snapshot)));
+    .finally(() =>
+      batches
+        .return(undefined)
+        .catch(() => undefined)
+        .then(() => endSnapshot(snapshot)),
+    );
   return undefined;
 }
 
 /**
  * Adds `GET <uri>/export-csv` and its hooks to a controller class.
- * @example class Products extends ExportCsv(BaseController) { csvColumns = { name: 'Name', 'category.name': 'Category' }; … }
+ * @example
+ * class Products extends ExportCsv(BaseController) {
+ *   csvColumns = { name: 'Name', 'category.name': 'Category' };
+ * }
  */
 export function ExportCsv<TBase extends AbstractConstructor<BaseController>>(Base: TBase) {
   abstract class ExportCsvAction extends Base {
-    /** Columns and their headers; dot paths reach into associations; hidden attributes are left out. Default: every visible attribute. */
+    /**
+     * Columns and their headers; dot paths reach into associations; hidden attributes are left out. Default: every
+     * visible attribute.
+     */
     csvColumns: Readonly<Record<string, string>> | undefined = undefined;
     /** The download's file name without `.csv`; default: the table name. */
     csvFileName: string | undefined = undefined;
@@ -106,20 +128,33 @@ export function ExportCsv<TBase extends AbstractConstructor<BaseController>>(Bas
  * The export's columns: `csvColumns` less any of the model's own attributes that are hidden (hidden
  * wins, even over the controller's list), or every visible attribute when it is not set.
  */
-function csvColumnsOf(declared: Readonly<Record<string, string>> | undefined, model: ModelStatic<Model>, visible: ReadonlySet<string>): Record<string, string> {
+function csvColumnsOf(
+  declared: Readonly<Record<string, string>> | undefined,
+  model: ModelStatic<Model>,
+  visible: ReadonlySet<string>,
+): Record<string, string> {
   if (declared === undefined) return Object.fromEntries([...visible].map((name) => [name, name]));
   const attributes = model.getAttributes();
-  return Object.fromEntries(Object.entries(declared).filter(([path]) => !Object.hasOwn(attributes, path) || visible.has(path)));
+  return Object.fromEntries(
+    Object.entries(declared).filter(([path]) => !Object.hasOwn(attributes, path) || visible.has(path)),
+  );
 }
 
 type Batch = IteratorResult<Model[], undefined>;
 
-/** The relation sorts the action compiled, by order item, with the kind of value each sorts by: the keyset may follow them. */
-function relationSorts(model: ModelStatic<Model>, plan: SearchPlan, order: FindOptions['order']): Map<unknown, ValueKind> {
+/**
+ * The relation sorts the action compiled, by order item, with the kind of value each sorts by: the keyset may follow
+ * them.
+ */
+function relationSorts(
+  model: ModelStatic<Model>,
+  plan: SearchPlan,
+  order: FindOptions['order'],
+): Map<unknown, ValueKind> {
   const known = new Map<unknown, ValueKind>();
   const items = (Array.isArray(order) ? order : []) as OrderItem[];
   plan.order.forEach(([path], i) => {
-    const [column] = csvColumns(model as never, { [path]: path });
+    const [column] = csvColumns(model, { [path]: path });
     if (path.includes('.') && items[i] !== undefined && column?.kind !== undefined) known.set(items[i], column.kind);
   });
   return known;
@@ -152,7 +187,12 @@ function instanceText(scope: ActionScope, columns: readonly CsvColumn[]): (recor
   };
 }
 
-async function pump(body: PassThrough, first: Batch, batches: AsyncGenerator<Model[], undefined>, text: (records: Model[]) => Promise<string>): Promise<void> {
+async function pump(
+  body: PassThrough,
+  first: Batch,
+  batches: AsyncGenerator<Model[], undefined>,
+  text: (records: Model[]) => Promise<string>,
+): Promise<void> {
   // Each batch after the first gets a deadline of its own (global.timeout_ms): the first is the request's.
   for (let batch = first; !batch.done; batch = await underFreshDeadline(() => batches.next())) {
     const chunk = await text(batch.value);
@@ -166,7 +206,10 @@ async function pump(body: PassThrough, first: Batch, batches: AsyncGenerator<Mod
 /** Resolves when the stream drains or closes; a client that takes nothing for `EXPORT_STALL_MS` ends the export. */
 async function drained(stream: PassThrough): Promise<void> {
   const controller = new AbortController();
-  const stall = setTimeout(() => stream.destroy(new Error(`The client took no bytes of the export for ${EXPORT_STALL_MS} ms`)), EXPORT_STALL_MS);
+  const stall = setTimeout(
+    () => stream.destroy(new Error(`The client took no bytes of the export for ${EXPORT_STALL_MS} ms`)),
+    EXPORT_STALL_MS,
+  );
   try {
     await Promise.race([once(stream, 'drain', controller), once(stream, 'close', controller)]);
   } finally {

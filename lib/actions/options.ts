@@ -1,9 +1,17 @@
-/** The options action: `{label, value}` pairs for select boxes (spec options rules 1–9), as a lifecycle and as a mixin. */
+/**
+ * The options action: `{label, value}` pairs for select boxes (spec options rules 1–9), as a lifecycle and as a mixin.
+ */
 import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
 import type { FindOptions, Model, ModelStatic } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
-import { buildOptionsQuery, inReplyOrder, optionItems, undeclaredValueColumn, type OptionItem } from '../core/options-query.js';
+import {
+  buildOptionsQuery,
+  inReplyOrder,
+  optionItems,
+  undeclaredValueColumn,
+  type OptionItem,
+} from '../core/options-query.js';
 import { singleParam } from '../core/query-params.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope, type Answers } from '../resource/scope.js';
@@ -33,7 +41,16 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
   const hooked = await queryStage(scope, 'options', 'modifyOptionsQuery', planned.right);
   const chosen = await executorFor(model, scope.ctx);
   const cap = config.search.max_unpaginated;
-  const tooMany = () => answers.answerFail([{ field: null, error: 'tooManyRows', message: `The options list answers at most ${cap} items (search.max_unpaginated) and this one has more: narrow it with a condition (modifyOptionsQuery) or raise the cap` }]);
+  const tooMany = () =>
+    answers.answerFail([
+      {
+        field: null,
+        error: 'tooManyRows',
+        message:
+          `The options list answers at most ${cap} items (search.max_unpaginated) and this one has more: narrow it ` +
+          `with a condition (modifyOptionsQuery) or raise the cap`,
+      },
+    ]);
   let query = inReplyOrder(hooked);
   let found: Record<string, unknown>[];
   try {
@@ -47,7 +64,10 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
   } catch (thrown) {
     // A value column dropped from the table since it was described: described again, it is an unknown column.
     if (undeclared === undefined) throw thrown;
-    const described = await tableColumns(model, true).then((columns) => columns.has(undeclared), () => true);
+    const described = await tableColumns(model, true).then(
+      (columns) => columns.has(undeclared),
+      () => true,
+    );
     if (described) throw thrown;
     return answerOptionsError(answers, config, { _tag: 'columnNotFound', field: undeclared });
   }
@@ -71,7 +91,10 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
 function countsFirst(model: ModelStatic<Model>, query: FindOptions): boolean {
   if (model.sequelize!.getDialect() !== 'sqlite' || query.raw !== true) return false;
   if (query.include !== undefined || query.group !== undefined || query.having !== undefined) return false;
-  return Array.isArray(query.attributes) && query.attributes.every((item) => Array.isArray(item) && typeof item[0] === 'string' && typeof item[1] === 'string');
+  return (
+    Array.isArray(query.attributes) &&
+    query.attributes.every((item) => Array.isArray(item) && typeof item[0] === 'string' && typeof item[1] === 'string')
+  );
 }
 
 /** The options' rows: plain rows through the request's executor, or instances when a hook asked for them. */
@@ -120,7 +143,10 @@ async function spanSelect(model: ModelStatic<Model>): Promise<string | null> {
   const table = privateSequelize.generator(model).quoteTable(model.getTableName());
   // One aggregate per subquery: SQLite answers a lone min() or max() of the rowid by a seek, but
   // scans the whole table for `max(rowid) - min(rowid)` in one select.
-  const sql = rowid === undefined ? null : `SELECT (SELECT max(${rowid}) FROM ${table}) - (SELECT min(${rowid}) FROM ${table}) + 1 AS "span";`;
+  const sql =
+    rowid === undefined
+      ? null
+      : `SELECT (SELECT max(${rowid}) FROM ${table}) - (SELECT min(${rowid}) FROM ${table}) + 1 AS "span";`;
   spans.set(model, sql);
   return sql;
 }
@@ -137,7 +163,9 @@ async function countRows(model: ModelStatic<Model>, query: FindOptions, { execut
 /** The spec's answer for a planning error, through the controller's helpers, at the validation status. */
 function answerOptionsError(answers: Answers, config: FastCrudConfig, optionsError: OptionsError): Reply {
   const status = config.global.validation.http_status;
-  return optionsError._tag === 'required' ? answers.answerRequired(optionsError.field, status) : answers.answerColumnNotFound(optionsError.field, status);
+  return optionsError._tag === 'required'
+    ? answers.answerRequired(optionsError.field, status)
+    : answers.answerColumnNotFound(optionsError.field, status);
 }
 
 /**

@@ -19,7 +19,13 @@ export type { HookResult } from '../resource/resource.js';
  * and the plugins, with `include`'s associations loaded; undefined when none.
  * @example const record = await findRecord(scope, 'read', 'active', 'modifyReadQuery');
  */
-export async function findRecord(scope: ActionScope, action: RecordAction, visibility: Scope, hook: QueryHook, include: Includeable[] = []): Promise<Model | undefined> {
+export async function findRecord(
+  scope: ActionScope,
+  action: RecordAction,
+  visibility: Scope,
+  hook: QueryHook,
+  include: Includeable[] = [],
+): Promise<Model | undefined> {
   const { model, config, resource } = scope;
   const id = (scope.ctx as Context & { params?: Record<string, string> }).params?.['id'] ?? '';
   const findField = findFieldOf(model, config, action);
@@ -40,7 +46,8 @@ export function serialize(scope: ActionScope, record: Model, method: string): Re
 
 /**
  * `serialize` for many records of one request: the serializer is looked up per record, the
- * policy (with its relations) once. A stored JSON value deeper than `global.max_depth`, the record's or an included record's, is withheld (null, noted in `meta.withheld`).
+ * policy (with its relations) once. A stored JSON value deeper than `global.max_depth`, the record's or an included
+ * record's, is withheld (null, noted in `meta.withheld`).
  * @example const rows = records.map(serializerFor(scope, scope.config.search.method));
  */
 export function serializerFor(scope: ActionScope, method: string): (record: Model) => Record<string, unknown> {
@@ -49,11 +56,13 @@ export function serializerFor(scope: ActionScope, method: string): (record: Mode
   const max = scope.config.global.max_depth;
   return (record) => {
     // The values a page selected only to sort by (`SORT_ALIAS`) are not the record's.
-    for (const key of Object.keys(record.dataValues as object)) if (key.startsWith(SORT_ALIAS)) delete (record.dataValues as Record<string, unknown>)[key];
+    for (const key of Object.keys(record.dataValues as object))
+      if (key.startsWith(SORT_ALIAS)) delete (record.dataValues as Record<string, unknown>)[key];
     // Before the serializer: toJSON clones every value recursively, included records' too.
     withholdDeepRecord(scope.ctx, scope.model, record, max);
     const serializer = (record as unknown as Record<string, unknown>)[method];
-    if (typeof serializer !== 'function') throw new TypeError(`The model has no method ${method} to serialize a record with`);
+    if (typeof serializer !== 'function')
+      throw new TypeError(`The model has no method ${method} to serialize a record with`);
     return visibleRecord(model, serializer.call(record) as Record<string, unknown>, policy);
   };
 }
@@ -64,7 +73,12 @@ export function serializerFor(scope: ActionScope, method: string): (record: Mode
  * reply holds what a read of it returns.
  * @example return recordReply(scope, 'read', record, scope.config.read);
  */
-export async function recordReply(scope: ActionScope, action: RecordAction | 'create', record: Model, settings: { method: string; http_status: number }) {
+export async function recordReply(
+  scope: ActionScope,
+  action: RecordAction | 'create',
+  record: Model,
+  settings: { method: string; http_status: number },
+) {
   const shown = action === 'read' ? record : await readBack(scope, record);
   const [row] = await rowsStage(scope, action, [serialize(scope, shown, settings.method)]);
   return scope.answers.answerSuccess(row, settings.http_status);
@@ -81,7 +95,8 @@ export async function recordReply(scope: ActionScope, action: RecordAction | 'cr
 export async function readBack(scope: ActionScope, record: Model): Promise<Model> {
   const where = record.where() as Record<string, unknown>;
   // No primary key, or one not known yet: nothing names the row alone.
-  if (Object.keys(where).length === 0 || Object.values(where).some((value) => value === undefined || value === null)) return record;
+  if (Object.keys(where).length === 0 || Object.values(where).some((value) => value === undefined || value === null))
+    return record;
   return (await scope.model.findOne({ where, transaction: scope.transaction ?? null, paranoid: false })) ?? record;
 }
 

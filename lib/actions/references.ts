@@ -27,15 +27,18 @@ interface AssociationShape {
  * The attributes of `model` that point at rows of another model: the foreign key of each
  * belongs-to association, the two keys of a link table that a belongs-to-many association goes
  * through (whichever model declares it), and any attribute whose `references` names a model's table.
- * @example referencesOf(BookTag) // [{ attribute: 'bookId', target: Book, targetKey: 'id' }, { attribute: 'tagId', target: Tag, targetKey: 'id' }]
+ * @example referencesOf(BookTag)
+ *   // [{ attribute: 'bookId', target: Book, targetKey: 'id' }, { attribute: 'tagId', target: Tag, targetKey: 'id' }]
  */
 export function referencesOf(model: ModelStatic<Model>): readonly Reference[] {
   const found = new Map<string, Reference>();
   const add = (attribute: string | undefined, target: ModelStatic<Model>, targetKey: string | undefined) => {
-    if (attribute !== undefined && !found.has(attribute)) found.set(attribute, { attribute, target, targetKey: targetKey ?? target.primaryKeyAttribute });
+    if (attribute !== undefined && !found.has(attribute))
+      found.set(attribute, { attribute, target, targetKey: targetKey ?? target.primaryKeyAttribute });
   };
   for (const association of Object.values(model.associations) as unknown as AssociationShape[]) {
-    if (association.associationType === 'BelongsTo') add(association.foreignKey, association.target, association.targetKey);
+    if (association.associationType === 'BelongsTo')
+      add(association.foreignKey, association.target, association.targetKey);
   }
   const models = Object.values(model.sequelize!.models) as ModelStatic<Model>[];
   for (const other of models) {
@@ -51,15 +54,21 @@ export function referencesOf(model: ModelStatic<Model>): readonly Reference[] {
     const target = models.find((candidate) => sameTable(candidate.getTableName(), table));
     if (target === undefined) continue;
     const key = typeof references === 'object' ? references.key : undefined;
-    const targetKey = Object.entries(target.getAttributes()).find(([name, column]) => (column.field ?? name) === key)?.[0];
+    const targetKey = Object.entries(target.getAttributes()).find(
+      ([name, column]) => (column.field ?? name) === key,
+    )?.[0];
     add(attribute, target, targetKey);
   }
   return [...found.values()];
 }
 
 function sameTable(a: unknown, b: unknown): boolean {
-  const name = (table: unknown) => (typeof table === 'string' ? table : (table as { tableName?: string } | undefined)?.tableName);
-  return b !== undefined && (a === b || (typeof b === 'object' && b !== null && 'tableName' in b ? name(a) === name(b) : name(a) === b));
+  const name = (table: unknown) =>
+    typeof table === 'string' ? table : (table as { tableName?: string } | undefined)?.tableName;
+  return (
+    b !== undefined &&
+    (a === b || (typeof b === 'object' && b !== null && 'tableName' in b ? name(a) === name(b) : name(a) === b))
+  );
 }
 
 /**
@@ -79,7 +88,11 @@ export async function checkReferences(
     const value = data[attribute];
     const scoped = scopeWhere(target, scopes);
     if (value === undefined || value === null || scoped === undefined) continue;
-    const found = await target.count({ where: { [Op.and]: [{ [targetKey]: value }, scoped] }, transaction, paranoid: false });
+    const found = await target.count({
+      where: { [Op.and]: [{ [targetKey]: value }, scoped] },
+      transaction,
+      paranoid: false,
+    });
     if (found === 0) throw clientErrorOf('foreignKey', `No ${target.name} with this ${targetKey} was found`, attribute);
   }
 }

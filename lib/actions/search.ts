@@ -24,13 +24,16 @@ import { queryStage, rowsStage } from './stages.js';
  * it goes beyond one (nesting, parameter count, list length), or when a filter names a column or an
  * operator that qs would silently drop (`filter[constructor]`, `filter[__proto__]`): `columnNotFound`
  * or `invalidOperator`, as for any other unknown name.
- * @example parseQuery('filter[price][gte]=100&sort=-price') // right({ filter: { price: { gte: '100' } }, sort: '-price' })
+ * @example parseQuery('filter[price][gte]=100&sort=-price')
+ *   // right({ filter: { price: { gte: '100' } }, sort: '-price' })
  * @example parseQuery('filter[constructor]=1') // left({ field: 'constructor', error: 'columnNotFound', … })
  */
 export function parseQuery(querystring: string): E.Either<FailItem, Record<string, unknown>> {
   const dropped = prototypeKeys(querystring).find(([root]) => root === 'filter');
   if (dropped !== undefined) return E.left(droppedFilter(dropped));
-  return E.mapLeft((message: string): FailItem => ({ field: 'filter', error: 'invalidValue', message }))(parseBrackets(querystring, 'The query string'));
+  return E.mapLeft((message: string): FailItem => ({ field: 'filter', error: 'invalidValue', message }))(
+    parseBrackets(querystring, 'The query string'),
+  );
 }
 
 /** The failure for a filter path qs drops: its column, or else its operator, is a prototype key. */
@@ -51,17 +54,21 @@ export async function planSearchRequest(scope: ActionScope, paginate: boolean): 
   const query = parsed.right as SearchRequest;
   const filter = (await scope.hook('modifyFilters', query.filter)) ?? query.filter;
   const { resource } = scope;
-  const planned = planSearch(scope.model, { ...query, filter }, {
-    policy: resource.policy,
-    termKey: resource.termKey,
-    termFields: resource.termFields,
-    findField: scope.config.global.find_field,
-    // Date-only filter values are days of the time zone Sequelize writes dates in.
-    timezone: timezoneOf(scope.model.sequelize),
-    config: scope.config,
-    maxDepth: scope.config.global.max_depth,
-    paginate,
-  });
+  const planned = planSearch(
+    scope.model,
+    { ...query, filter },
+    {
+      policy: resource.policy,
+      termKey: resource.termKey,
+      termFields: resource.termFields,
+      findField: scope.config.global.find_field,
+      // Date-only filter values are days of the time zone Sequelize writes dates in.
+      timezone: timezoneOf(scope.model.sequelize),
+      config: scope.config,
+      maxDepth: scope.config.global.max_depth,
+      paginate,
+    },
+  );
   return E.mapLeft((failures: FailItem[]) => scope.answers.answerFail(failures))(planned);
 }
 
@@ -76,7 +83,11 @@ function timezoneOf(sequelize: unknown): string | undefined {
  * @example compileSearch(model, plan, scope.resource.deletedAt, relationSettings(scope, scopes))
  */
 export function relationSettings(scope: ActionScope, scopes: RowScopes): RelationSettings {
-  return { deletedAtField: scope.config.soft_delete.deleted_at_field, policies: scope.resource.policy.relations ?? {}, scopes };
+  return {
+    deletedAtField: scope.config.soft_delete.deleted_at_field,
+    policies: scope.resource.policy.relations ?? {},
+    scopes,
+  };
 }
 
 /**
@@ -109,21 +120,29 @@ export async function searchAction(scope: ActionScope): Promise<Reply> {
     const planned = await planSearchRequest(scope, true);
     if (E.isLeft(planned)) return planned.left;
     plan = planned.right;
-    query = await queryStage(scope, 'search', 'modifySearchQuery', compileSearch(model, plan, scope.resource.deletedAt, relationSettings(scope, scopes)));
+    query = await queryStage(
+      scope,
+      'search',
+      'modifySearchQuery',
+      compileSearch(model, plan, scope.resource.deletedAt, relationSettings(scope, scopes)),
+    );
   }
   const shape = forced === 'instance' ? undefined : rawShape(scope, query);
   const counting = config.search.count;
   const page = plan.page;
-  // Without a count, one row past the page tells whether there is a next one; without a page, one row past the cap that there are too many.
+  // Without a count, one row past the page tells whether there is a next one; without a page, one row past the cap that
+  // there are too many.
   const cap = config.search.max_unpaginated;
   const limit =
     page === null ? Math.min(query.limit ?? cap + 1, cap + 1) : counting === 'none' ? page.perPage + 1 : query.limit;
   const read = limit === query.limit ? query : { ...query, limit };
   // The fast executor prepares the select once, and compiles its WHERE once for the page and the count.
   const select =
-    shape === undefined ? undefined
-    : known !== undefined ? known.select.again(driver)
-    : executor.select(model, read, shape, driver);
+    shape === undefined
+      ? undefined
+      : known !== undefined
+        ? known.select.again(driver)
+        : executor.select(model, read, shape, driver);
   if (reusable !== undefined && known === undefined && select?.reusable === true) {
     remember(state, reusable, { plan, query, select });
   }
@@ -183,7 +202,8 @@ function preparedKey(
   state: ExecutionState,
 ): string | undefined {
   const { resource } = scope;
-  if (scope.config !== resource.config || scope.hasHook('modifyFilters') || scope.hasHook('modifySearchQuery')) return undefined;
+  if (scope.config !== resource.config || scope.hasHook('modifyFilters') || scope.hasHook('modifySearchQuery'))
+    return undefined;
   if (resource.plugins.some((plugin) => plugin.query !== undefined)) return undefined;
   if (!executor.queriesAsPlanned(scope.model)) return undefined;
   const scoped = scopes.size === 0 ? '' : scopesKey(scopes);
@@ -205,7 +225,13 @@ function remember(state: ExecutionState, key: string, search: PreparedSearch): v
 
 /** The fail item for `skipPagination=true` over more than `search.max_unpaginated` rows. */
 function tooManyRows(cap: number): FailItem {
-  return { field: 'skipPagination', error: 'tooManyRows', message: `skipPagination=true answers at most ${cap} rows (search.max_unpaginated) and this search matches more: paginate with page and perPage, or narrow it with a filter` };
+  return {
+    field: 'skipPagination',
+    error: 'tooManyRows',
+    message:
+      `skipPagination=true answers at most ${cap} rows (search.max_unpaginated) and this search matches more: ` +
+      `paginate with page and perPage, or narrow it with a filter`,
+  };
 }
 
 /** Raw rows with each stored JSON value deeper than `global.max_depth` withheld (see `withholdDeepRows`). */
@@ -252,7 +278,8 @@ async function countRows(
   const includes = hasIncludes(query);
   if (estimator !== undefined && !includes) {
     const estimated = await estimator.estimate(model, query);
-    if (estimated !== undefined && estimated >= config.search.count_threshold) return { value: estimated, estimated: true };
+    if (estimated !== undefined && estimated >= config.search.count_threshold)
+      return { value: estimated, estimated: true };
   }
   const value = select !== undefined ? await select.count() : await model.count({ ...query, distinct: includes });
   return { value, estimated: false };

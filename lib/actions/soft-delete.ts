@@ -1,4 +1,7 @@
-/** The softDelete and restore actions: `DELETE <uri>/{id}/soft` and `PATCH|PUT <uri>/{id}/restore`, as lifecycles and mixins. */
+/**
+ * The softDelete and restore actions: `DELETE <uri>/{id}/soft` and `PATCH|PUT <uri>/{id}/restore`, as lifecycles and
+ * mixins.
+ */
 import type { Context } from 'koa';
 import type { FindOptions, Model } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
@@ -45,7 +48,8 @@ export async function restoreAction(scope: ActionScope): Promise<Reply> {
     const record = await findRecord(scope, 'restore', 'trashed', 'modifyRestoreQuery');
     if (record === undefined) return scope.answers.answerNotFound();
     await scope.hook('beforeRestore', record);
-    // A paranoid model clears its own deleted-at column in restore(); save() writes every other change, the hook's included.
+    // A paranoid model clears its own deleted-at column in restore(); save() writes every other change, the hook's
+    // included.
     if (paranoid) await record.restore({ transaction });
     else record.set(deletedAt, null);
     if (deletedBy !== undefined) record.set(deletedBy, null);

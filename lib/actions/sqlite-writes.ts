@@ -19,7 +19,10 @@ export function serializeWrites<T>(sequelize: Sequelize, work: () => Promise<T>)
       throw thrown;
     });
   const run = (queues.get(sequelize) ?? Promise.resolve()).then(guarded);
-  queues.set(sequelize, run.catch(() => undefined));
+  queues.set(
+    sequelize,
+    run.catch(() => undefined),
+  );
   return run;
 }
 
@@ -45,8 +48,11 @@ interface SqliteConnection {
  * dialect releases a connection only on success. The shared connection (`default`, or `1` in memory) stays.
  */
 async function closeAbandonedConnections(sequelize: Sequelize): Promise<void> {
-  const connections = (sequelize.connectionManager as unknown as { connections?: Record<string, SqliteConnection> }).connections ?? {};
-  const abandoned = Object.entries(connections).filter(([key, connection]) => key !== 'default' && key !== '1' && connection.uuid === undefined);
+  const connections =
+    (sequelize.connectionManager as unknown as { connections?: Record<string, SqliteConnection> }).connections ?? {};
+  const abandoned = Object.entries(connections).filter(
+    ([key, connection]) => key !== 'default' && key !== '1' && connection.uuid === undefined,
+  );
   await Promise.all(
     abandoned.map(([key, connection]) => {
       delete connections[key];

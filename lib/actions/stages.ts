@@ -1,4 +1,6 @@
-/** The stages every action passes its query, write data and rows through: the resource's hook first, then each plugin. */
+/**
+ * The stages every action passes its query, write data and rows through: the resource's hook first, then each plugin.
+ */
 import type { FindOptions } from 'sequelize';
 import { scopeQuery } from '../compile/row-scope.js';
 import { rowScopesOf } from '../resource/row-scopes.js';
@@ -7,8 +9,14 @@ import type { CrudMethod, PluginContext } from '../types.js';
 
 /** The hooks that may change a query before it runs, one per action. */
 export type QueryHook =
-  | 'modifySearchQuery' | 'modifyOptionsQuery' | 'modifyExportCsvQuery' | 'modifyReadQuery'
-  | 'modifyUpdateQuery' | 'modifyDeleteQuery' | 'modifySoftDeleteQuery' | 'modifyRestoreQuery';
+  | 'modifySearchQuery'
+  | 'modifyOptionsQuery'
+  | 'modifyExportCsvQuery'
+  | 'modifyReadQuery'
+  | 'modifyUpdateQuery'
+  | 'modifyDeleteQuery'
+  | 'modifySoftDeleteQuery'
+  | 'modifyRestoreQuery';
 
 /**
  * The query an action runs: the planned one after its modify-query hook, then after every
@@ -16,10 +24,16 @@ export type QueryHook =
  * (so a scope holds whatever a hook or a plugin did).
  * @example const query = await queryStage(scope, 'read', 'modifyReadQuery', planned);
  */
-export async function queryStage(scope: ActionScope, action: CrudMethod, hook: QueryHook, planned: FindOptions): Promise<FindOptions> {
+export async function queryStage(
+  scope: ActionScope,
+  action: CrudMethod,
+  hook: QueryHook,
+  planned: FindOptions,
+): Promise<FindOptions> {
   const scopes = await rowScopesOf(scope, action);
   let query = ((await scope.hook(hook, planned)) as FindOptions | undefined) ?? planned;
-  for (const plugin of scope.resource.plugins) if (plugin.query) query = await plugin.query(query, pluginContext(scope, action));
+  for (const plugin of scope.resource.plugins)
+    if (plugin.query) query = await plugin.query(query, pluginContext(scope, action));
   return scopeQuery(scope.model, query, scopes);
 }
 
@@ -27,9 +41,14 @@ export async function queryStage(scope: ActionScope, action: CrudMethod, hook: Q
  * The data create or update writes, after every plugin's `data` stage.
  * @example const data = await dataStage(scope, 'create', hooked);
  */
-export async function dataStage(scope: ActionScope, action: 'create' | 'update', data: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function dataStage(
+  scope: ActionScope,
+  action: 'create' | 'update',
+  data: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   let staged = data;
-  for (const plugin of scope.resource.plugins) if (plugin.data) staged = await plugin.data(staged, pluginContext(scope, action));
+  for (const plugin of scope.resource.plugins)
+    if (plugin.data) staged = await plugin.data(staged, pluginContext(scope, action));
   return staged;
 }
 
@@ -37,9 +56,14 @@ export async function dataStage(scope: ActionScope, action: 'create' | 'update',
  * The serialized records a reply carries, after every plugin's `rows` stage.
  * @example const rows = await rowsStage(scope, 'search', serialized);
  */
-export async function rowsStage(scope: ActionScope, action: CrudMethod, rows: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+export async function rowsStage(
+  scope: ActionScope,
+  action: CrudMethod,
+  rows: Record<string, unknown>[],
+): Promise<Record<string, unknown>[]> {
   let staged = rows;
-  for (const plugin of scope.resource.plugins) if (plugin.rows) staged = await plugin.rows(staged, pluginContext(scope, action));
+  for (const plugin of scope.resource.plugins)
+    if (plugin.rows) staged = await plugin.rows(staged, pluginContext(scope, action));
   return staged;
 }
 

@@ -37,12 +37,18 @@ function jsonAttributesOf(model: ModelStatic<Model>): JsonAttributes {
  * on the request (`meta.withheld` of the reply) under `path` + its name. `values` is a raw row or an
  * instance's `dataValues` (set directly: Sequelize's `set` would compare the old value recursively).
  */
-function withholdDeep(ctx: Context, values: Record<string, unknown>, attributes: JsonAttributes, max: number, path: string): void {
+function withholdDeep(
+  ctx: Context,
+  values: Record<string, unknown>,
+  attributes: JsonAttributes,
+  max: number,
+  path: string,
+): void {
   for (const name of attributes.json) {
     const value = values[name];
     if (typeof value !== 'object' || value === null || tooDeepAt(value, max) === undefined) continue;
     values[name] = null;
-    const id = attributes.key === undefined ? null : values[attributes.key] ?? null;
+    const id = attributes.key === undefined ? null : (values[attributes.key] ?? null);
     const field = `${path}${name}`;
     noteWithheld(ctx, { id, field, message: withheldMessage(field, max) });
   }
@@ -64,7 +70,8 @@ function isJsonContainer(value: unknown): value is object {
  * `withholdDeep` for the raw rows of an options list: a `label` or `value` nested deeper than `max`
  * (a JSON column, parsed by the PostgreSQL or MariaDB driver) becomes null, noted with the item's
  * index and the column asked for (`columns`). Rows are changed in place, their keys in the same order.
- * @example withholdDeepOptions(ctx, rows, 64, { label: 'name', value: 'meta' }) // a deep meta → null, noted as item 3's 'meta'
+ * @example withholdDeepOptions(ctx, rows, 64, { label: 'name', value: 'meta' })
+ *   // a deep meta → null, noted as item 3's 'meta'
  */
 export function withholdDeepOptions(
   ctx: Context,
@@ -86,7 +93,12 @@ export function withholdDeepOptions(
  * `withholdDeep` for raw rows of a model (search's fast path, which reads no includes).
  * @example withholdDeepRows(ctx, Doc, rows, 64) // a deep meta → null, noted as 'meta'
  */
-export function withholdDeepRows(ctx: Context, model: ModelStatic<Model>, rows: readonly Record<string, unknown>[], max: number): void {
+export function withholdDeepRows(
+  ctx: Context,
+  model: ModelStatic<Model>,
+  rows: readonly Record<string, unknown>[],
+  max: number,
+): void {
   const json = jsonAttributesOf(model);
   if (json.json.length > 0) for (const row of rows) withholdDeep(ctx, row, json, max, '');
 }
@@ -97,7 +109,13 @@ export function withholdDeepRows(ctx: Context, model: ModelStatic<Model>, rows: 
  * overflow `toJSON` as the row's own would.
  * @example withholdDeepRecord(ctx, Product, record, 64) // a deep category.meta → null, noted as 'category.meta'
  */
-export function withholdDeepRecord(ctx: Context, model: ModelStatic<Model>, record: Model, max: number, path = ''): void {
+export function withholdDeepRecord(
+  ctx: Context,
+  model: ModelStatic<Model>,
+  record: Model,
+  max: number,
+  path = '',
+): void {
   const json = jsonAttributesOf(model);
   const values = record.dataValues as Record<string, unknown>;
   if (json.json.length > 0) withholdDeep(ctx, values, json, max, path);

@@ -1,9 +1,15 @@
-/** batchReader: a query's rows read batch by batch, for streaming exports, by keyset over the whole sort tuple where it can follow the order. */
+/**
+ * batchReader: a query's rows read batch by batch, for streaming exports, by keyset over the whole sort tuple where it
+ * can follow the order.
+ */
 import { Op, Sequelize, type FindOptions, type Model, type ModelStatic, type Transaction } from 'sequelize';
 import { kindOf, type ValueKind } from '../core/attribute-kinds.js';
 import { keysetSql, orderDirection, type KeyColumn } from '../core/keyset.js';
 
-/** How a batch reader reads: the batch size, raw rows or model instances, and the order items it may follow although they are not plain attributes. */
+/**
+ * How a batch reader reads: the batch size, raw rows or model instances, and the order items it may follow although
+ * they are not plain attributes.
+ */
 export interface BatchOptions {
   readonly size: number;
   /** Raw driver rows (`raw: true`) instead of model instances. */
@@ -21,7 +27,9 @@ export interface BatchOptions {
 /** The prefix of the aliases the keyset reads the last row's sort values by; left out of what the rows show. */
 export const KEY_ALIAS = '__keyset_';
 
-/** One followed column: how it sorts, what it selects to remember the last value, and how a value becomes a SQL literal. */
+/**
+ * One followed column: how it sorts, what it selects to remember the last value, and how a value becomes a SQL literal.
+ */
 interface KeyPart extends KeyColumn {
   readonly capture: string;
   readonly literal: (value: unknown) => string;
@@ -35,9 +43,18 @@ interface KeyPart extends KeyColumn {
  * a composite primary key, or a value the dialect cannot compare exactly, see `keyPart`) by offset.
  * @example for await (const rows of batchReader(Product, query, { size: 1000, raw: true })) write(rows);
  */
-export async function* batchReader<M extends Model>(model: ModelStatic<M>, query: FindOptions, options: BatchOptions): AsyncGenerator<M[], undefined> {
+export async function* batchReader<M extends Model>(
+  model: ModelStatic<M>,
+  query: FindOptions,
+  options: BatchOptions,
+): AsyncGenerator<M[], undefined> {
   const keyset = keysetPlan(model, query.order, options.known ?? new Map());
-  const common = { ...query, limit: options.size, raw: options.raw, transaction: options.transaction ?? query.transaction ?? null };
+  const common = {
+    ...query,
+    limit: options.size,
+    raw: options.raw,
+    transaction: options.transaction ?? query.transaction ?? null,
+  };
   if (keyset === undefined) {
     for (let offset = 0; ; offset += options.size) {
       const records = await model.findAll({ ...common, offset });
@@ -45,12 +62,20 @@ export async function* batchReader<M extends Model>(model: ModelStatic<M>, query
       if (records.length < options.size) return undefined;
     }
   }
-  const captures = keyset.parts.map((part, i) => [Sequelize.literal(part.capture), `${KEY_ALIAS}${i}`] as [ReturnType<typeof Sequelize.literal>, string]);
+  const captures = keyset.parts.map(
+    (part, i) =>
+      [Sequelize.literal(part.capture), `${KEY_ALIAS}${i}`] as [ReturnType<typeof Sequelize.literal>, string],
+  );
   const attributes = withCaptures(query.attributes, captures);
   let after: ReturnType<typeof Sequelize.literal> | undefined = undefined;
   for (;;) {
     const where = after === undefined ? query.where : { [Op.and]: [query.where ?? {}, after] };
-    const records = await model.findAll({ ...common, attributes, order: keyset.order, ...(where !== undefined && { where }) } as FindOptions);
+    const records = await model.findAll({
+      ...common,
+      attributes,
+      order: keyset.order,
+      ...(where !== undefined && { where }),
+    });
     if (records.length < options.size) {
       if (records.length > 0) yield records;
       return undefined;
@@ -58,18 +83,31 @@ export async function* batchReader<M extends Model>(model: ModelStatic<M>, query
     // Read the last row's sort values before yielding: the consumer may strip the capture aliases.
     const last = records.at(-1)! as unknown as Record<string, unknown> & { dataValues?: Record<string, unknown> };
     const values = options.raw ? last : last.dataValues!;
-    after = Sequelize.literal(keysetSql(keyset.parts, keyset.parts.map((part, i) => {
-      const key = `${KEY_ALIAS}${i}`;
-      if (!Object.hasOwn(values, key)) throw new Error(`The export's keyset column ${key} is missing from its rows`);
-      const value = values[key];
-      return value === null || value === undefined ? null : part.literal(value);
-    })));
+    after = Sequelize.literal(
+      keysetSql(
+        keyset.parts,
+        keyset.parts.map((part, i) => {
+          const key = `${KEY_ALIAS}${i}`;
+          if (!Object.hasOwn(values, key))
+            throw new Error(`The export's keyset column ${key} is missing from its rows`);
+          const value = values[key];
+          return value === null || value === undefined ? null : part.literal(value);
+        }),
+      ),
+    );
     yield records;
   }
 }
 
-/** The keyset a query's order allows: its parts (up to the primary key, which is appended when missing) and the order to run. */
-function keysetPlan(model: ModelStatic<Model>, order: unknown, known: ReadonlyMap<unknown, ValueKind>): { parts: KeyPart[]; order: FindOptions['order'] } | undefined {
+/**
+ * The keyset a query's order allows: its parts (up to the primary key, which is appended when missing) and the order to
+ * run.
+ */
+function keysetPlan(
+  model: ModelStatic<Model>,
+  order: unknown,
+  known: ReadonlyMap<unknown, ValueKind>,
+): { parts: KeyPart[]; order: FindOptions['order'] } | undefined {
   const primaryKeys = (model as unknown as { primaryKeyAttributes: string[] }).primaryKeyAttributes;
   if (primaryKeys.length !== 1) return undefined;
   const primaryKey = primaryKeys[0]!;
@@ -84,7 +122,10 @@ function keysetPlan(model: ModelStatic<Model>, order: unknown, known: ReadonlyMa
     if ((item as unknown[])[0] === primaryKey) return { parts, order: followed as FindOptions['order'] };
   }
   const tiebreak = [primaryKey, 'ASC'];
-  return { parts: [...parts, keyPart(model, tiebreak, known)!], order: [...followed, tiebreak] as FindOptions['order'] };
+  return {
+    parts: [...parts, keyPart(model, tiebreak, known)!],
+    order: [...followed, tiebreak] as FindOptions['order'],
+  };
 }
 
 /**
@@ -95,7 +136,11 @@ function keysetPlan(model: ModelStatic<Model>, order: unknown, known: ReadonlyMa
  * they are. MariaDB ENUMs (sorted by position, compared as text) and FLOAT/REAL (read back
  * rounded) are not followed, nor JSON or other kinds.
  */
-function keyPart(model: ModelStatic<Model>, item: unknown, known: ReadonlyMap<unknown, ValueKind>): KeyPart | undefined {
+function keyPart(
+  model: ModelStatic<Model>,
+  item: unknown,
+  known: ReadonlyMap<unknown, ValueKind>,
+): KeyPart | undefined {
   if (!Array.isArray(item) || item.length !== 2 || typeof item[1] !== 'string') return undefined;
   const sequelize = model.sequelize!;
   const dialect = sequelize.getDialect();
@@ -108,7 +153,8 @@ function keyPart(model: ModelStatic<Model>, item: unknown, known: ReadonlyMap<un
   let typeKey = '';
   if (typeof item[0] === 'string') {
     const definition = Object.hasOwn(model.getAttributes(), item[0]) ? model.getAttributes()[item[0]] : undefined;
-    if (definition === undefined || (definition as { type?: { key?: string } }).type?.key === 'VIRTUAL') return undefined;
+    if (definition === undefined || (definition as { type?: { key?: string } }).type?.key === 'VIRTUAL')
+      return undefined;
     expression = `${quote(model.name)}.${quote(definition.field ?? item[0])}`;
     kind = kindOf(definition);
     typeKey = (definition.type as { key?: string } | undefined)?.key ?? '';
@@ -120,12 +166,18 @@ function keyPart(model: ModelStatic<Model>, item: unknown, known: ReadonlyMap<un
   } else return undefined;
   if (kind === undefined || kind === 'json' || kind === 'other') return undefined;
   const escape = (value: unknown) => sequelize.escape(value as string);
-  if (dialect === 'postgres') return { expression, ...direction, capture: `CAST(${expression} AS TEXT)`, literal: escape };
+  if (dialect === 'postgres')
+    return { expression, ...direction, capture: `CAST(${expression} AS TEXT)`, literal: escape };
   if (dialect === 'mariadb' || dialect === 'mysql') {
     if (kind === 'enum' || typeKey === 'FLOAT' || typeKey === 'REAL') return undefined;
     if (kind === 'date') return { expression, ...direction, capture: `CAST(${expression} AS CHAR)`, literal: escape };
     if (kind === 'number' && typeKey !== 'DOUBLE PRECISION') {
-      return { expression, ...direction, capture: `CAST(${expression} AS CHAR)`, literal: (value) => `CAST(${escape(value)} AS DECIMAL(65,30))` };
+      return {
+        expression,
+        ...direction,
+        capture: `CAST(${expression} AS CHAR)`,
+        literal: (value) => `CAST(${escape(value)} AS DECIMAL(65,30))`,
+      };
     }
   }
   return { expression, ...direction, capture: expression, literal: escape };

@@ -40,7 +40,9 @@ export class RequestWork {
     this.timer = undefined;
   }
 
-  /** Stops the work for good: every step waiting in `race` rejects, running queries are cancelled, later ones refused. */
+  /**
+   * Stops the work for good: every step waiting in `race` rejects, running queries are cancelled, later ones refused.
+   */
   stop(reason: Error): void {
     if (this.reason !== undefined) return;
     this.reason = reason;
@@ -57,7 +59,8 @@ export class RequestWork {
    */
   race<T>(step: Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      // Stopped already (the step itself may have stopped the work): the step is still awaited, so its own error is never unhandled.
+      // Stopped already (the step itself may have stopped the work): the step is still awaited, so its own error is
+      // never unhandled.
       if (this.reason === undefined) this.waiting.add(reject);
       else reject(this.reason);
       void step.then(resolve, reject).finally(() => this.waiting.delete(reject));
@@ -107,7 +110,8 @@ const storage = new AsyncLocalStorage<RequestWork>();
  * or rejects with the reason the request stopped (the deadline's error, or the client's leaving)
  * as soon as it stops, whatever `work` is still waiting for. Queries `work` runs on a watched
  * Sequelize instance (`watchQueries`) see the deadline.
- * @example const reply = await runUnderDeadline(new RequestWork(config.global.timeout_ms), () => handler(ctx, 'search'));
+ * @example
+ * const reply = await runUnderDeadline(new RequestWork(config.global.timeout_ms), () => handler(ctx, 'search'));
  */
 export function runUnderDeadline<T>(request: RequestWork, work: () => Promise<T>): Promise<T> {
   return storage.run(request, () => underFreshDeadline(work));
@@ -150,10 +154,15 @@ export async function outsideDeadline<T>(step: () => Promise<T>): Promise<T> {
  * @example deadlineError(10_000).name // 'FastCrudDeadlineError'
  */
 function deadlineError(timeoutMs: number): Error {
-  return Object.assign(new Error(`The request passed its deadline of ${timeoutMs} ms (global.timeout_ms)`), { name: DEADLINE_ERROR_NAME });
+  return Object.assign(new Error(`The request passed its deadline of ${timeoutMs} ms (global.timeout_ms)`), {
+    name: DEADLINE_ERROR_NAME,
+  });
 }
 
-/** The name of the query hooks `watchQueries` adds; the driver path applies the deadline itself (`underRequestDeadline`) where they are the only ones. */
+/**
+ * The name of the query hooks `watchQueries` adds; the driver path applies the deadline itself (`underRequestDeadline`)
+ * where they are the only ones.
+ */
 export const DEADLINE_HOOK = 'koa-fast-crud:deadline';
 
 const watched = new WeakSet<Sequelize>();
@@ -191,7 +200,11 @@ export function watchQueries(sequelize: Sequelize): void {
  * with the statement limit. A Sequelize instance `watchQueries` never saw runs it as it is.
  * @example const rows = await underRequestDeadline(sequelize, connection, () => run(connection));
  */
-export async function underRequestDeadline<T>(sequelize: Sequelize, connection: object, run: () => Promise<T>): Promise<T> {
+export async function underRequestDeadline<T>(
+  sequelize: Sequelize,
+  connection: object,
+  run: () => Promise<T>,
+): Promise<T> {
   if (!watched.has(sequelize)) return run();
   const request = storage.getStore();
   const running = await startQuery(sequelize, connection as DriverConnection, request);
@@ -207,7 +220,11 @@ export async function underRequestDeadline<T>(sequelize: Sequelize, connection: 
  * statement limit back; in a stopped request, it is refused; else it is tracked (the caller
  * untracks it when it ends) and its connection gets the request's statement limit.
  */
-async function startQuery(sequelize: Sequelize, connection: DriverConnection, request: RequestWork | undefined): Promise<RunningQuery | undefined> {
+async function startQuery(
+  sequelize: Sequelize,
+  connection: DriverConnection,
+  request: RequestWork | undefined,
+): Promise<RunningQuery | undefined> {
   const dialect = sequelize.getDialect();
   if (request === undefined) {
     await liftLimit(dialect, connection);
@@ -219,7 +236,8 @@ async function startQuery(sequelize: Sequelize, connection: DriverConnection, re
   try {
     await applyLimit(dialect, connection, request.timeoutMs);
     // Stopped while the limit was being set: the cancel went to that statement, so this one must not start.
-    if (request.reason !== undefined) throw request.reason;
+    // (TypeScript keeps the narrowing from before the await; the work may have stopped since.)
+    if (request.reason !== undefined) throw request.reason as Error;
   } catch (error) {
     request.untrack(running);
     throw error;
@@ -227,7 +245,10 @@ async function startQuery(sequelize: Sequelize, connection: DriverConnection, re
   return running;
 }
 
-/** Sets the connection's statement limit to `ms` unless it has it: on PostgreSQL only outside a transaction block, where a SET is not undone by a rollback. */
+/**
+ * Sets the connection's statement limit to `ms` unless it has it: on PostgreSQL only outside a transaction block, where
+ * a SET is not undone by a rollback.
+ */
 async function applyLimit(dialect: string, connection: DriverConnection, ms: number): Promise<void> {
   if (connection[LIMIT] === ms) return;
   if (dialect === 'postgres' && connection.getTransactionStatus?.() === 'I') {
@@ -275,15 +296,27 @@ function cancel(query: RunningQuery): void {
   grace.unref();
 }
 
-/** `KILL QUERY <thread>` on a new connection with the instance's settings, closed at once; every failure ignored (the statement limit still stops the query). */
+/**
+ * `KILL QUERY <thread>` on a new connection with the instance's settings, closed at once; every failure ignored (the
+ * statement limit still stops the query).
+ */
 async function killMariadbQuery(sequelize: Sequelize, connection: DriverConnection): Promise<void> {
   const { threadId } = connection;
   const config = sequelize.config as typeof sequelize.config & { replication?: unknown; dialectOptions?: object };
   if (typeof threadId !== 'number' || (config.replication !== undefined && config.replication !== false)) return;
-  const driver = (sequelize.connectionManager as unknown as { lib: { createConnection(options: object): Promise<DriverConnection> } }).lib;
+  const driver = (
+    sequelize.connectionManager as unknown as { lib: { createConnection(options: object): Promise<DriverConnection> } }
+  ).lib;
   let killer: DriverConnection | undefined;
   try {
-    killer = await driver.createConnection({ connectTimeout: CANCEL_GRACE_MS, ...config.dialectOptions, host: config.host, port: config.port, user: config.username, password: config.password });
+    killer = await driver.createConnection({
+      connectTimeout: CANCEL_GRACE_MS,
+      ...config.dialectOptions,
+      host: config.host,
+      port: config.port,
+      user: config.username,
+      password: config.password,
+    });
     await killer.query(`KILL QUERY ${threadId}`);
   } catch {
     // The database is out of reach: nothing more to do from here.
@@ -292,7 +325,10 @@ async function killMariadbQuery(sequelize: Sequelize, connection: DriverConnecti
   }
 }
 
-/** A PostgreSQL cancel request (a new socket to the same server carrying the backend's key), sent as node-postgres sends it; its errors are ignored. */
+/**
+ * A PostgreSQL cancel request (a new socket to the same server carrying the backend's key), sent as node-postgres sends
+ * it; its errors are ignored.
+ */
 function sendPgCancel(connection: DriverConnection): PgWire | undefined {
   const { host = 'localhost', port = 5432, processID, secretKey } = connection;
   const Client = connection.constructor as new (config: object) => { readonly connection: PgWire };

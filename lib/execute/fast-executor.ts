@@ -30,7 +30,7 @@ const SELECT_QUERY_ONLY = [
 function cached(model: ModelStatic<Model>, key: string, make: () => string): string {
   const { fragments } = stateOf(model.sequelize!);
   let cache = fragments.get(model);
-  if (cache === undefined) fragments.set(model, (cache = new Map()));
+  if (cache === undefined) fragments.set(model, (cache = new Map<string, string>()));
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   const made = make();
@@ -110,7 +110,10 @@ function selectSql(select: FastSelect, options: Record<string, unknown>, headKey
   const order = options['order'];
   if (Array.isArray(order) && order.length > 0) {
     const key = orderKey(order);
-    const copy = { ...options, order: order.map((item: unknown) => (Array.isArray(item) ? [...item] : item)) };
+    const copy = {
+      ...options,
+      order: order.map((item: unknown) => (Array.isArray(item) ? [...(item as unknown[])] : item)),
+    };
     const orders = () => generator.getQueryOrders(copy, model, false).mainQueryOrder.join(', ');
     const text = key === undefined ? orders() : cached(model, `o${headKey}\u0002${key}`, orders);
     if (text !== '') sql += ` ORDER BY ${text}`;

@@ -83,7 +83,7 @@ const DEBUG_CHANNEL: Readonly<Record<string, string>> = {
 const privatesOf = (model: ModelStatic<Model>): ModelPrivates => model as unknown as ModelPrivates;
 const cls = (): SequelizeClass['_cls'] => (Sequelize as unknown as SequelizeClass)._cls;
 const parsers = (): TypeParsers => DataTypes as unknown as TypeParsers;
-const utils = (): UtilsPrivates => Utils as unknown as UtilsPrivates;
+const utils = (): UtilsPrivates => Utils;
 
 let logger: Logger | null | undefined;
 

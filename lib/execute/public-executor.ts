@@ -17,7 +17,7 @@ async function page(
   shape: RawShape,
 ): Promise<Record<string, unknown>[]> {
   const records = await model.findAll({ ...query, attributes: [...shape.attributes] });
-  return records.map((record): Record<string, unknown> => record.get({ plain: true }));
+  return records.map((record) => record.get({ plain: true }) as Record<string, unknown>);
 }
 
 function prepared(model: ModelStatic<Model>, query: FindOptions, shape: RawShape): PreparedSelect {
@@ -41,5 +41,5 @@ export const publicExecutor: Executor = {
   rows: async (model, query) => (await model.findAll({ ...query, raw: true })) as object[] as Record<string, unknown>[],
   sql: (sequelize, sql) => sequelize.query<Record<string, unknown>>(sql, { type: QueryTypes.SELECT, raw: true }),
   // No public API gives the SQL of a find: the count is exact.
-  estimate: async () => undefined,
+  estimate: () => Promise.resolve(undefined),
 };

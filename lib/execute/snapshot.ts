@@ -21,14 +21,24 @@ export async function openSnapshot(sequelize: Sequelize): Promise<Transaction | 
   // readOnly: Sequelize takes the connection from the read pool when there is replication.
   const transaction = await sequelize.transaction({
     readOnly: true,
-    ...(dialect === 'postgres' ? { isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ } : dialect === 'sqlite' ? { type: Transaction.TYPES.DEFERRED } : {}),
+    ...(dialect === 'postgres'
+      ? { isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ }
+      : dialect === 'sqlite'
+        ? { type: Transaction.TYPES.DEFERRED }
+        : {}),
   } as Parameters<Sequelize['transaction']>[0] & object);
   try {
     const statements =
-      dialect === 'postgres' ? ['SET TRANSACTION READ ONLY']
-      : dialect === 'sqlite' ? ['PRAGMA query_only = ON']
-      // Sequelize has opened a plain transaction on the connection: replace it by a snapshot one.
-      : ['COMMIT', 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ', 'START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY'];
+      dialect === 'postgres'
+        ? ['SET TRANSACTION READ ONLY']
+        : dialect === 'sqlite'
+          ? ['PRAGMA query_only = ON']
+          : // Sequelize has opened a plain transaction on the connection: replace it by a snapshot one.
+            [
+              'COMMIT',
+              'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ',
+              'START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY',
+            ];
     for (const statement of statements) await sequelize.query(statement, { transaction, raw: true });
     return transaction;
   } catch (error) {
@@ -51,6 +61,8 @@ export async function endSnapshot(transaction: Transaction | undefined): Promise
 async function isWalFile(sequelize: Sequelize): Promise<boolean> {
   const storage = (sequelize as unknown as { options: { storage?: string } }).options.storage ?? '';
   if (storage === '' || storage === ':memory:' || storage.startsWith('file::memory:')) return false;
-  const [row] = (await sequelize.query('PRAGMA journal_mode', { raw: true, type: 'SELECT' })) as { journal_mode?: string }[];
+  const [row] = (await sequelize.query('PRAGMA journal_mode', { raw: true, type: 'SELECT' })) as {
+    journal_mode?: string;
+  }[];
   return row?.journal_mode?.toLowerCase() === 'wal';
 }

@@ -3,7 +3,10 @@ import fc from 'fast-check';
 import { CRUD_METHODS } from '../../lib/core/route-table.js';
 
 /** A method name: one of the table's, or one it does not know. */
-export const methodNameArb = fc.oneof(fc.constantFrom(...CRUD_METHODS), fc.constantFrom('index', 'show', 'Update', 'READ', 'store'));
+export const methodNameArb = fc.oneof(
+  fc.constantFrom(...CRUD_METHODS),
+  fc.constantFrom('index', 'show', 'Update', 'READ', 'store'),
+);
 
 /** A list of method names for `only` or `except`. */
 export const methodListArb = fc.array(methodNameArb, { maxLength: 6 });

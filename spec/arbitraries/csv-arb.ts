@@ -2,7 +2,31 @@
 import fc from 'fast-check';
 
 /** Characters that matter to a spreadsheet or to CSV quoting, beside plain ones. */
-const UNITS = ['a', 'Z', '1', '.', ' ', '\u00a0', '\u3000', '\t', '\r', '\n', ',', '"', "'", '=', '+', '-', '@', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20', 'é', '日'];
+const UNITS = [
+  'a',
+  'Z',
+  '1',
+  '.',
+  ' ',
+  '\u00a0',
+  '\u3000',
+  '\t',
+  '\r',
+  '\n',
+  ',',
+  '"',
+  "'",
+  '=',
+  '+',
+  '-',
+  '@',
+  '\uFF1D',
+  '\uFF0B',
+  '\uFF0D',
+  '\uFF20',
+  'é',
+  '日',
+];
 
 /** Text of up to 12 characters, most of them triggers, whitespace or CSV syntax; never a NUL. */
 export const cellTextArb = fc.string({ unit: fc.constantFrom(...UNITS), maxLength: 12 });
@@ -14,4 +38,6 @@ export const centsArb = fc.integer({ min: -99_999_999, max: 99_999_999 });
 export const decimalTextArb = centsArb.map((cents) => (cents / 100).toFixed(2));
 
 /** A date within what every dialect stores, to the second (MariaDB's DATETIME keeps no milliseconds). */
-export const storedDateArb = fc.integer({ min: Date.UTC(1971, 0, 1) / 1000, max: Date.UTC(2099, 11, 31) / 1000 }).map((seconds) => new Date(seconds * 1000));
+export const storedDateArb = fc
+  .integer({ min: Date.UTC(1971, 0, 1) / 1000, max: Date.UTC(2099, 11, 31) / 1000 })
+  .map((seconds) => new Date(seconds * 1000));

@@ -65,12 +65,20 @@ const WRAPPERS = ['SequelizeDatabaseError', 'SequelizeConnectionError', 'Error']
 /** A chain of wrapped errors (at most 3 levels, as Sequelize makes them) whose innermost one carries `inner`. */
 function wrapped(inner: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<Error> {
   return fc
-    .tuple(inner, fc.string({ maxLength: 40 }), fc.array(fc.constantFrom(...WRAPPERS.filter((w) => w !== 'SequelizeConnectionError')), { maxLength: 2 }), fc.constantFrom('sequelize', 'cause'))
+    .tuple(
+      inner,
+      fc.string({ maxLength: 40 }),
+      fc.array(fc.constantFrom(...WRAPPERS.filter((w) => w !== 'SequelizeConnectionError')), { maxLength: 2 }),
+      fc.constantFrom('sequelize', 'cause'),
+    )
     .map(([fields, message, wrappers, style]) => {
       let error: Error = Object.assign(new Error(message), fields);
       for (const name of wrappers) {
         const outer = Object.assign(new Error(error.message), { name });
-        error = style === 'sequelize' ? Object.assign(outer, { original: error, parent: error }) : Object.assign(outer, { cause: error });
+        error =
+          style === 'sequelize'
+            ? Object.assign(outer, { original: error, parent: error })
+            : Object.assign(outer, { cause: error });
       }
       return error;
     });
@@ -81,14 +89,20 @@ export const outageErrorArb: fc.Arbitrary<Error> = wrapped(fc.constantFrom(...OU
 
 /** An error, possibly wrapped, that carries one timeout mark (and maybe an outage mark too: a cancelled query's connection may also have gone). */
 export const timeoutErrorArb: fc.Arbitrary<Error> = wrapped(
-  fc.tuple(fc.constantFrom(...TIMEOUT_MARKS), fc.option(fc.constantFrom(...OUTAGE_MARKS), { nil: undefined })).map(([mark, outage]) => ({ ...outage, ...mark })),
+  fc
+    .tuple(fc.constantFrom(...TIMEOUT_MARKS), fc.option(fc.constantFrom(...OUTAGE_MARKS), { nil: undefined }))
+    .map(([mark, outage]) => ({ ...outage, ...mark })),
 );
 
 /** An error, possibly wrapped in errors that are no outage either, that is no outage and no timeout. */
 export const otherFaultArb: fc.Arbitrary<Error> = fc
-  .tuple(fc.subarray([...OTHER_FIELDS], { minLength: 1, maxLength: 3 }), fc.array(fc.constantFrom('SequelizeDatabaseError', 'Error'), { maxLength: 2 }))
+  .tuple(
+    fc.subarray([...OTHER_FIELDS], { minLength: 1, maxLength: 3 }),
+    fc.array(fc.constantFrom('SequelizeDatabaseError', 'Error'), { maxLength: 2 }),
+  )
   .map(([fields, wrappers]) => {
     let error: Error = Object.assign(new Error('fault'), ...fields);
-    for (const name of wrappers) error = Object.assign(new Error(error.message), { name, original: error, parent: error });
+    for (const name of wrappers)
+      error = Object.assign(new Error(error.message), { name, original: error, parent: error });
     return error;
   });

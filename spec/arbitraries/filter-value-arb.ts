@@ -12,7 +12,12 @@ export const paddingArb = fc.tuple(blankArb, blankArb);
 /** A day that exists, from 1900 to 2100. */
 export const calendarDayArb = fc
   .date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true })
-  .map((d) => ({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), text: d.toISOString().slice(0, 10) }));
+  .map((d) => ({
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    text: d.toISOString().slice(0, 10),
+  }));
 
 /** A month from 1900 to 2100, as `YYYY-MM`. */
 export const calendarMonthArb = fc
@@ -20,7 +25,16 @@ export const calendarMonthArb = fc
   .map(({ year, month }) => ({ year, month, text: `${year}-${String(month).padStart(2, '0')}` }));
 
 /** A time zone as a Sequelize `timezone` option: fixed offsets and IANA names with daylight saving. */
-export const zoneArb = fc.constantFrom('+00:00', '+02:00', '-05:30', '+14:00', '-12:00', 'Europe/Paris', 'America/New_York', 'Asia/Kolkata');
+export const zoneArb = fc.constantFrom(
+  '+00:00',
+  '+02:00',
+  '-05:30',
+  '+14:00',
+  '-12:00',
+  'Europe/Paris',
+  'America/New_York',
+  'Asia/Kolkata',
+);
 
 /** A day that does not exist: day 0, or one past the month's last. */
 export const impossibleDayArb = fc.oneof(

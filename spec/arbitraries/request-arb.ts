@@ -1,15 +1,91 @@
 /** Arbitrary query strings and bodies, hostile ones included, for the never-5xx property. */
 import fc from 'fast-check';
 
-const hostile = fc.constantFrom('name; DROP TABLE x', "'--", '"', '*', '%', '_', '\\', '\u0000', '__proto__', 'constructor', '1e309', '-0', 'NaN', ' ', '');
+const hostile = fc.constantFrom(
+  'name; DROP TABLE x',
+  "'--",
+  '"',
+  '*',
+  '%',
+  '_',
+  '\\',
+  '\u0000',
+  '__proto__',
+  'constructor',
+  '1e309',
+  '-0',
+  'NaN',
+  ' ',
+  '',
+);
 /** Dot paths through the catalog's `category` association, valid and not. */
 const path = fc.oneof(
-  fc.constantFrom('category.name', 'category.id', 'category.deletedAt', 'category.deleted_at', 'category.nope', 'nope.name', 'category.name.x', '__proto__.name', 'category.constructor', 'category.', '.name', 'a.b.c.d.e'),
+  fc.constantFrom(
+    'category.name',
+    'category.id',
+    'category.deletedAt',
+    'category.deleted_at',
+    'category.nope',
+    'nope.name',
+    'category.name.x',
+    '__proto__.name',
+    'category.constructor',
+    'category.',
+    '.name',
+    'a.b.c.d.e',
+  ),
   fc.tuple(fc.constantFrom('category', 'nope', '__proto__'), fc.string({ maxLength: 6 })).map(([a, c]) => `${a}.${c}`),
 );
-const column = fc.oneof(fc.constantFrom('sku', 'name', 'price', 'stock', 'active', 'releasedOn', 'released_on', 'tags', 'secret', 'categoryId', 'deleted_at', 'term', 'id'), path, hostile, fc.string({ maxLength: 8 }));
-const operator = fc.oneof(fc.constantFrom('eq', 'neq', 'like', 'in', 'nin', 'gt', 'gte', 'lt', 'lte', 'btw', 'gtn', 'ltn', 'nn', 'json', '', '0'), hostile);
-const value = fc.oneof(hostile, fc.string({ maxLength: 12 }), fc.integer().map(String), fc.double().map(String), fc.uuid(), fc.json({ maxDepth: 2 }), fc.date({ noInvalidDate: true }).map((d) => d.toISOString()));
+const column = fc.oneof(
+  fc.constantFrom(
+    'sku',
+    'name',
+    'price',
+    'stock',
+    'active',
+    'releasedOn',
+    'released_on',
+    'tags',
+    'secret',
+    'categoryId',
+    'deleted_at',
+    'term',
+    'id',
+  ),
+  path,
+  hostile,
+  fc.string({ maxLength: 8 }),
+);
+const operator = fc.oneof(
+  fc.constantFrom(
+    'eq',
+    'neq',
+    'like',
+    'in',
+    'nin',
+    'gt',
+    'gte',
+    'lt',
+    'lte',
+    'btw',
+    'gtn',
+    'ltn',
+    'nn',
+    'json',
+    '',
+    '0',
+  ),
+  hostile,
+);
+const value = fc.oneof(
+  hostile,
+  fc.string({ maxLength: 12 }),
+  fc.integer().map(String),
+  fc.double().map(String),
+  fc.uuid(),
+  fc.json({ maxDepth: 2 }),
+  fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+);
 
 const enc = encodeURIComponent;
 
@@ -17,12 +93,29 @@ const enc = encodeURIComponent;
 const parameter = fc.oneof(
   fc.tuple(column, operator, value).map(([c, o, v]) => `filter[${enc(c)}][${enc(o)}]=${enc(v)}`),
   fc.tuple(column, value).map(([c, v]) => `filter[${enc(c)}]=${enc(v)}`),
-  fc.tuple(column, fc.array(value, { maxLength: 3 })).map(([c, vs]) => vs.map((v) => `filter[${enc(c)}][in][]=${enc(v)}`).join('&')),
-  fc.array(fc.tuple(fc.boolean(), column), { maxLength: 3 }).map((items) => `sort=${enc(items.map(([d, c]) => (d ? '-' : '') + c).join(','))}`),
-  fc.tuple(fc.constantFrom('page', 'perPage', 'skipPagination', 'label', 'value', 'filter', 'sort', 'include'), value).map(([k, v]) => `${k}=${enc(v)}`),
-  fc.array(fc.oneof(fc.constantFrom('category', 'nope', 'category.x', '__proto__'), hostile), { maxLength: 3 }).map((items) => `include=${enc(items.join(','))}`),
+  fc
+    .tuple(column, fc.array(value, { maxLength: 3 }))
+    .map(([c, vs]) => vs.map((v) => `filter[${enc(c)}][in][]=${enc(v)}`).join('&')),
+  fc
+    .array(fc.tuple(fc.boolean(), column), { maxLength: 3 })
+    .map((items) => `sort=${enc(items.map(([d, c]) => (d ? '-' : '') + c).join(','))}`),
+  fc
+    .tuple(fc.constantFrom('page', 'perPage', 'skipPagination', 'label', 'value', 'filter', 'sort', 'include'), value)
+    .map(([k, v]) => `${k}=${enc(v)}`),
+  fc
+    .array(fc.oneof(fc.constantFrom('category', 'nope', 'category.x', '__proto__'), hostile), { maxLength: 3 })
+    .map((items) => `include=${enc(items.join(','))}`),
   fc.string({ maxLength: 20 }),
-  fc.constantFrom('filter[a][b][c][d][e][f]=1', 'filter[]=1', 'filter[name][]=x', 'sort[]=name', 'label[]=name', '%', '&&=', 'filter[name][like]=%25_%5C'),
+  fc.constantFrom(
+    'filter[a][b][c][d][e][f]=1',
+    'filter[]=1',
+    'filter[name][]=x',
+    'sort[]=name',
+    'label[]=name',
+    '%',
+    '&&=',
+    'filter[name][like]=%25_%5C',
+  ),
 );
 
 /** A whole query string. */
@@ -30,6 +123,13 @@ export const queryStringArb = fc.array(parameter, { maxLength: 5 }).map((ps) => 
 
 /** A JSON body: mostly objects with the catalog's keys and values of any type. */
 export const bodyArb = fc.oneof(
-  { weight: 4, arbitrary: fc.dictionary(column, fc.oneof(value, fc.jsonValue({ maxDepth: 2 }), fc.constant(null), fc.boolean(), fc.integer(), fc.double()), { maxKeys: 6 }) },
+  {
+    weight: 4,
+    arbitrary: fc.dictionary(
+      column,
+      fc.oneof(value, fc.jsonValue({ maxDepth: 2 }), fc.constant(null), fc.boolean(), fc.integer(), fc.double()),
+      { maxKeys: 6 },
+    ),
+  },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
 );

@@ -32,8 +32,13 @@ export interface ItemRow {
 
 /** Instants at the edges of days, months and a year. */
 const EDGE_INSTANTS = [
-  '2024-03-31T00:00:00.000Z', '2024-03-31T12:00:00.000Z', '2024-03-31T23:59:59.999Z', '2024-04-01T00:00:00.000Z',
-  '2024-12-31T18:00:00.000Z', '2024-12-31T23:59:59.999Z', '2025-01-01T00:00:00.000Z',
+  '2024-03-31T00:00:00.000Z',
+  '2024-03-31T12:00:00.000Z',
+  '2024-03-31T23:59:59.999Z',
+  '2024-04-01T00:00:00.000Z',
+  '2024-12-31T18:00:00.000Z',
+  '2024-12-31T23:59:59.999Z',
+  '2025-01-01T00:00:00.000Z',
 ] as const;
 
 export const itemRowArb: fc.Arbitrary<ItemRow> = fc.record({
@@ -73,7 +78,11 @@ export const worldArb: fc.Arbitrary<World> = fc
     items: fc.array(itemRowArb, { maxLength: 20 }),
     notes: fc.array(noteRowArb, { maxLength: 16 }),
   })
-  .map((world) => ({ ...world, notes: world.items.length === 0 ? [] : world.notes.map((note) => ({ ...note, item: note.item % world.items.length })) }));
+  .map((world) => ({
+    ...world,
+    notes:
+      world.items.length === 0 ? [] : world.notes.map((note) => ({ ...note, item: note.item % world.items.length })),
+  }));
 
 /**
  * An item as the model reads it: its id (index + 1), the name of its group when that group is
@@ -116,30 +125,45 @@ const numberFilter = (column: 'rank' | 'qty'): fc.Arbitrary<FilterArb> =>
   fc.oneof(
     ...(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'gtn', 'ltn'] as const).map((op) =>
       num(column).map(({ n }): FilterArb => ({
-        column, op, text: String(n),
+        column,
+        op,
+        text: String(n),
         test: (row) => {
           const x = row[column];
           switch (op) {
-            case 'eq': return x === n;
-            case 'neq': return cmp(x, (v) => v !== n);
-            case 'gt': return cmp(x, (v) => v > n);
-            case 'gte': return cmp(x, (v) => v >= n);
-            case 'lt': return cmp(x, (v) => v < n);
-            case 'lte': return cmp(x, (v) => v <= n);
-            case 'gtn': return x === null || x > n;
-            case 'ltn': return x === null || x < n;
+            case 'eq':
+              return x === n;
+            case 'neq':
+              return cmp(x, (v) => v !== n);
+            case 'gt':
+              return cmp(x, (v) => v > n);
+            case 'gte':
+              return cmp(x, (v) => v >= n);
+            case 'lt':
+              return cmp(x, (v) => v < n);
+            case 'lte':
+              return cmp(x, (v) => v <= n);
+            case 'gtn':
+              return x === null || x > n;
+            case 'ltn':
+              return x === null || x < n;
           }
         },
       })),
     ),
     fc.uniqueArray(fc.integer({ min: -3, max: 5 }), { minLength: 1, maxLength: 3 }).chain((values) =>
       fc.constantFrom('in', 'nin').map((op): FilterArb => ({
-        column, op, text: values.join(','),
+        column,
+        op,
+        text: values.join(','),
         test: (row) => cmp(row[column], (v) => values.includes(v) === (op === 'in')),
       })),
     ),
     fc.tuple(fc.integer({ min: -3, max: 5 }), fc.integer({ min: -3, max: 5 })).map(([a, b]): FilterArb => ({
-      column, op: 'btw', text: `${a},${b}`, test: (row) => cmp(row[column], (v) => a <= v && v <= b),
+      column,
+      op: 'btw',
+      text: `${a},${b}`,
+      test: (row) => cmp(row[column], (v) => a <= v && v <= b),
     })),
     fc.constant<FilterArb>({ column, op: 'nn', text: '1', test: (row) => row[column] !== null }),
     fc.constant<FilterArb>({ column, op: 'null', text: '1', test: (row) => row[column] === null }),
@@ -147,9 +171,14 @@ const numberFilter = (column: 'rank' | 'qty'): fc.Arbitrary<FilterArb> =>
 
 const nameFilter: fc.Arbitrary<FilterArb> = fc.oneof(
   fc.stringMatching(/^[a-dA-D]{1,2}$/).map((text): FilterArb => ({
-    column: 'name', op: 'like', text, test: (row) => row.name !== null && row.name.includes(text.toLowerCase()),
+    column: 'name',
+    op: 'like',
+    text,
+    test: (row) => row.name !== null && row.name.includes(text.toLowerCase()),
   })),
-  fc.stringMatching(/^[a-d]{1,3}$/).map((text): FilterArb => ({ column: 'name', op: 'eq', text, test: (row) => row.name === text })),
+  fc
+    .stringMatching(/^[a-d]{1,3}$/)
+    .map((text): FilterArb => ({ column: 'name', op: 'eq', text, test: (row) => row.name === text })),
   fc.constant<FilterArb>({ column: 'name', op: 'nn', text: '1', test: (row) => row.name !== null }),
   fc.constant<FilterArb>({ column: 'name', op: 'null', text: '', test: (row) => row.name === null }),
 );
@@ -157,11 +186,19 @@ const nameFilter: fc.Arbitrary<FilterArb> = fc.oneof(
 /** Through the belongs-to `group`: has a live group whose name matches (a missing or soft-deleted group never does). */
 const groupFilter: fc.Arbitrary<FilterArb> = fc.oneof(
   fc.stringMatching(/^[a-dA-D]{1,2}$/).map((text): FilterArb => ({
-    column: 'group.name', op: 'like', text, test: (row) => row.groupName !== null && row.groupName.includes(text.toLowerCase()),
+    column: 'group.name',
+    op: 'like',
+    text,
+    test: (row) => row.groupName !== null && row.groupName.includes(text.toLowerCase()),
   })),
-  fc.stringMatching(/^[a-d]{1,3}$/).map((text): FilterArb => ({ column: 'group.name', op: 'eq', text, test: (row) => row.groupName === text })),
+  fc
+    .stringMatching(/^[a-d]{1,3}$/)
+    .map((text): FilterArb => ({ column: 'group.name', op: 'eq', text, test: (row) => row.groupName === text })),
   fc.uniqueArray(fc.stringMatching(/^[a-d]{1,2}$/), { minLength: 1, maxLength: 3 }).map((values): FilterArb => ({
-    column: 'group.name', op: 'in', text: values.join(','), test: (row) => row.groupName !== null && values.includes(row.groupName),
+    column: 'group.name',
+    op: 'in',
+    text: values.join(','),
+    test: (row) => row.groupName !== null && values.includes(row.groupName),
   })),
   fc.constant<FilterArb>({ column: 'group.name', op: 'nn', text: '1', test: (row) => row.groupName !== null }),
 );
@@ -169,12 +206,19 @@ const groupFilter: fc.Arbitrary<FilterArb> = fc.oneof(
 /** Through the has-many `notes`: has a live note whose text matches, however many do. */
 const notesFilter: fc.Arbitrary<FilterArb> = fc.oneof(
   fc.stringMatching(/^[a-cA-C]{1,2}$/).map((text): FilterArb => ({
-    column: 'notes.text', op: 'like', text, test: (row) => row.notes.some((note) => note.includes(text.toLowerCase())),
+    column: 'notes.text',
+    op: 'like',
+    text,
+    test: (row) => row.notes.some((note) => note.includes(text.toLowerCase())),
   })),
-  fc.stringMatching(/^[a-c]{1,2}$/).map((text): FilterArb => ({ column: 'notes.text', op: 'eq', text, test: (row) => row.notes.includes(text) })),
+  fc
+    .stringMatching(/^[a-c]{1,2}$/)
+    .map((text): FilterArb => ({ column: 'notes.text', op: 'eq', text, test: (row) => row.notes.includes(text) })),
 );
 
-const activeFilter = fc.boolean().map((b): FilterArb => ({ column: 'active', op: 'eq', text: String(b), test: (row) => row.active === b }));
+const activeFilter = fc
+  .boolean()
+  .map((b): FilterArb => ({ column: 'active', op: 'eq', text: String(b), test: (row) => row.active === b }));
 const trashFilter = fc.constant<FilterArb>({ column: 'deleted_at', op: 'nn', text: '1', test: (row) => row.deleted });
 
 /**
@@ -184,56 +228,113 @@ const trashFilter = fc.constant<FilterArb>({ column: 'deleted_at', op: 'nn', tex
 function spanOf(text: string): [number, number] {
   const [year, month, day] = text.split('-').map(Number) as [number, number | undefined, number | undefined];
   const start = Date.UTC(year, (month ?? 1) - 1, day ?? 1);
-  const next = day !== undefined ? Date.UTC(year, month! - 1, day + 1) : month !== undefined ? Date.UTC(year, month, 1) : Date.UTC(year + 1, 0, 1);
+  const next =
+    day !== undefined
+      ? Date.UTC(year, month! - 1, day + 1)
+      : month !== undefined
+        ? Date.UTC(year, month, 1)
+        : Date.UTC(year + 1, 0, 1);
   return [start, next - 1];
 }
 
-const DATE_VALUES = ['2024-03-31', '2024-04-01', '2024-12-31', '2025-01-01', '2024-03', '2024-04', '2024-12', '2024', '2025'] as const;
+const DATE_VALUES = [
+  '2024-03-31',
+  '2024-04-01',
+  '2024-12-31',
+  '2025-01-01',
+  '2024-03',
+  '2024-04',
+  '2024-12',
+  '2024',
+  '2025',
+] as const;
 const seenColumn = fc.constantFrom<'seenAt' | 'seen_at'>('seenAt', 'seen_at');
 const at = (row: ItemRow) => (row.seenAt === null ? null : Date.parse(row.seenAt));
 
 const dateFilter: fc.Arbitrary<FilterArb> = fc.oneof(
-  fc.tuple(seenColumn, fc.constantFrom('eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'gtn', 'ltn'), fc.constantFrom(...DATE_VALUES)).map(([column, op, text]): FilterArb => {
-    const [from, to] = spanOf(text);
-    return {
-      column, op, text,
-      test: (row) => {
-        const x = at(row);
-        switch (op) {
-          case 'eq': return x !== null && from <= x && x <= to;
-          case 'neq': return x !== null && (x < from || x > to);
-          case 'gt': return x !== null && x > to;
-          case 'gte': return x !== null && x >= from;
-          case 'lt': return x !== null && x < from;
-          case 'lte': return x !== null && x <= to;
-          case 'gtn': return x === null || x > to;
-          default: return x === null || x < from;
-        }
-      },
-    };
-  }),
+  fc
+    .tuple(
+      seenColumn,
+      fc.constantFrom('eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'gtn', 'ltn'),
+      fc.constantFrom(...DATE_VALUES),
+    )
+    .map(([column, op, text]): FilterArb => {
+      const [from, to] = spanOf(text);
+      return {
+        column,
+        op,
+        text,
+        test: (row) => {
+          const x = at(row);
+          switch (op) {
+            case 'eq':
+              return x !== null && from <= x && x <= to;
+            case 'neq':
+              return x !== null && (x < from || x > to);
+            case 'gt':
+              return x !== null && x > to;
+            case 'gte':
+              return x !== null && x >= from;
+            case 'lt':
+              return x !== null && x < from;
+            case 'lte':
+              return x !== null && x <= to;
+            case 'gtn':
+              return x === null || x > to;
+            default:
+              return x === null || x < from;
+          }
+        },
+      };
+    }),
   // btw, either side possibly empty (then gte or lte of the other; both empty: no condition).
-  fc.tuple(seenColumn, fc.constantFrom('', ...DATE_VALUES), fc.constantFrom('', ...DATE_VALUES)).map(([column, low, high]): FilterArb => ({
-    column, op: 'btw', text: `${low},${high}`,
-    test: (row) => {
-      if (low === '' && high === '') return true;
-      const x = at(row);
-      return x !== null && (low === '' || spanOf(low)[0] <= x) && (high === '' || x <= spanOf(high)[1]);
-    },
-  })),
+  fc
+    .tuple(seenColumn, fc.constantFrom('', ...DATE_VALUES), fc.constantFrom('', ...DATE_VALUES))
+    .map(([column, low, high]): FilterArb => ({
+      column,
+      op: 'btw',
+      text: `${low},${high}`,
+      test: (row) => {
+        if (low === '' && high === '') return true;
+        const x = at(row);
+        return x !== null && (low === '' || spanOf(low)[0] <= x) && (high === '' || x <= spanOf(high)[1]);
+      },
+    })),
 );
 
 /** An empty or blank field of a search form: it adds no condition, whatever the operator (nn aside). */
 const emptyFilter: fc.Arbitrary<FilterArb> = fc
-  .tuple(fc.constantFrom<FilterArb['column']>('name', 'rank', 'qty', 'active', 'seenAt', 'seen_at', 'group.name', 'notes.text'), fc.constantFrom('eq', 'neq', 'gt', 'lte', 'ltn', 'in', 'nin', 'btw'), fc.constantFrom('', ' ', '  ', ',', ' , '))
+  .tuple(
+    fc.constantFrom<FilterArb['column']>(
+      'name',
+      'rank',
+      'qty',
+      'active',
+      'seenAt',
+      'seen_at',
+      'group.name',
+      'notes.text',
+    ),
+    fc.constantFrom('eq', 'neq', 'gt', 'lte', 'ltn', 'in', 'nin', 'btw'),
+    fc.constantFrom('', ' ', '  ', ',', ' , '),
+  )
   .map(([column, op, text]): FilterArb => {
     const blank = text.replaceAll(',', '');
-    return { column, op, text: op === 'btw' ? `${blank},${blank}` : op === 'in' || op === 'nin' ? text : blank, test: () => true };
+    return {
+      column,
+      op,
+      text: op === 'btw' ? `${blank},${blank}` : op === 'in' || op === 'nin' ? text : blank,
+      test: () => true,
+    };
   });
 
 /** Padding that a value is trimmed of. */
 const padded = (filter: fc.Arbitrary<FilterArb>) =>
-  fc.tuple(filter, fc.constantFrom('', ' ', '  '), fc.constantFrom('', ' ', '\t')).map(([f, left, right]): FilterArb => (f.op === 'nn' || f.op === 'null' ? f : { ...f, text: `${left}${f.text}${right}` }));
+  fc
+    .tuple(filter, fc.constantFrom('', ' ', '  '), fc.constantFrom('', ' ', '\t'))
+    .map(([f, left, right]): FilterArb =>
+      f.op === 'nn' || f.op === 'null' ? f : { ...f, text: `${left}${f.text}${right}` },
+    );
 
 /** A generated search request. */
 export interface SearchValue {
@@ -244,12 +345,32 @@ export interface SearchValue {
 
 /** A search request: filters, sort, page, and how the model reads it. */
 export const searchArb: fc.Arbitrary<SearchValue> = fc.record({
-  filters: fc.uniqueArray(padded(fc.oneof(numberFilter('rank'), numberFilter('qty'), nameFilter, activeFilter, trashFilter, dateFilter, emptyFilter, { weight: 2, arbitrary: groupFilter }, { weight: 2, arbitrary: notesFilter })), {
+  filters: fc.uniqueArray(
+    padded(
+      fc.oneof(
+        numberFilter('rank'),
+        numberFilter('qty'),
+        nameFilter,
+        activeFilter,
+        trashFilter,
+        dateFilter,
+        emptyFilter,
+        { weight: 2, arbitrary: groupFilter },
+        { weight: 2, arbitrary: notesFilter },
+      ),
+    ),
+    {
+      maxLength: 3,
+      selector: (f) => `${f.column}.${f.op}`,
+    },
+  ),
+  sort: fc.uniqueArray(fc.tuple(fc.constantFrom<Column>('name', 'rank', 'qty', 'active', 'group.name'), fc.boolean()), {
     maxLength: 3,
-    selector: (f) => `${f.column}.${f.op}`,
+    selector: ([c]) => c,
   }),
-  sort: fc.uniqueArray(fc.tuple(fc.constantFrom<Column>('name', 'rank', 'qty', 'active', 'group.name'), fc.boolean()), { maxLength: 3, selector: ([c]) => c }),
-  page: fc.option(fc.record({ page: fc.integer({ min: 1, max: 4 }), perPage: fc.integer({ min: 1, max: 6 }) }), { nil: null }),
+  page: fc.option(fc.record({ page: fc.integer({ min: 1, max: 4 }), perPage: fc.integer({ min: 1, max: 6 }) }), {
+    nil: null,
+  }),
 });
 
 /** The query string of a generated request. */
@@ -269,7 +390,8 @@ export function queryOf({ filters, sort, page }: SearchValue): string {
 export function modelSearch(rows: readonly ModelRow[], request: SearchValue) {
   const trashed = request.filters.some((f) => f.column === 'deleted_at');
   const matching = rows.filter((row) => (trashed || !row.deleted) && request.filters.every((f) => f.test(row)));
-  const compare = (a: Value | null, b: Value | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
+  const compare = (a: Value | null, b: Value | null) =>
+    a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1;
   const sorted = [...matching].sort((a, b) => {
     for (const [column, desc] of request.sort) {
       const c = column === 'group.name' ? compare(a.groupName, b.groupName) : compare(a[column], b[column]);
@@ -278,5 +400,8 @@ export function modelSearch(rows: readonly ModelRow[], request: SearchValue) {
     return a.id - b.id;
   });
   const page = request.page;
-  return { ids: (page ? sorted.slice((page.page - 1) * page.perPage, page.page * page.perPage) : sorted).map((r) => r.id), count: matching.length };
+  return {
+    ids: (page ? sorted.slice((page.page - 1) * page.perPage, page.page * page.perPage) : sorted).map((r) => r.id),
+    count: matching.length,
+  };
 }

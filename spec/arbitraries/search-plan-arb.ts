@@ -7,7 +7,13 @@ export const MARKER = '§';
 
 /** A client string: the marker, then anything a client could send (quotes, backslashes, wildcards) but NUL. */
 export const clientTextArb = fc
-  .string({ unit: fc.oneof(fc.constantFrom("'", "''", '\\', '"', '`', '%', '_', '$', '?', ':x', '\n', ';', '--', '/*'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 12 })
+  .string({
+    unit: fc.oneof(
+      fc.constantFrom("'", "''", '\\', '"', '`', '%', '_', '$', '?', ':x', '\n', ';', '--', '/*'),
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+    ),
+    maxLength: 12,
+  })
   .map((s) => MARKER + s.replaceAll('\u0000', ''));
 
 /** A JSON value whose strings and keys are client strings. */
@@ -47,7 +53,9 @@ const VALUES: Readonly<Record<Kind, fc.Arbitrary<unknown>>> = {
   integer: fc.integer({ min: -2147483648, max: 2147483647 }),
   decimal: fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e8, max: 1e8 }),
   boolean: fc.boolean(),
-  dateonly: fc.date({ min: new Date('1900-01-01'), max: new Date('2999-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  dateonly: fc
+    .date({ min: new Date('1900-01-01'), max: new Date('2999-12-31'), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10)),
   date: fc.date({ min: new Date('1900-01-01'), max: new Date('2999-12-31'), noInvalidDate: true }),
   uuid: fc.uuid().map((u) => u.toLowerCase()),
   json: clientJsonArb,
@@ -58,38 +66,87 @@ const SCALAR_OPS: readonly Operator[] = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 
 function conditionArb(attribute: string): fc.Arbitrary<Condition> {
   const { column, kind } = ATTRIBUTES[attribute]!;
   const value = VALUES[kind];
-  const of = (op: Operator, values: fc.Arbitrary<unknown[]>) => values.map((vs): Condition => ({ attribute, column, op, values: vs }));
-  if (kind === 'json') return fc.oneof(of('json', value.map((v) => [v])), of('nn', fc.constant([])), of('null', fc.constant([])));
+  const of = (op: Operator, values: fc.Arbitrary<unknown[]>) =>
+    values.map((vs): Condition => ({ attribute, column, op, values: vs }));
+  if (kind === 'json')
+    return fc.oneof(
+      of(
+        'json',
+        value.map((v) => [v]),
+      ),
+      of('nn', fc.constant([])),
+      of('null', fc.constant([])),
+    );
   // Date-only, month and year values of eq, neq, in and nin are spans (parseDateSpan).
-  const spanned = kind === 'date' || kind === 'dateonly' ? [fc.constantFrom<Operator>('eq', 'neq', 'in', 'nin').chain((op) => of(op, fc.array(fc.tuple(value, value).map(([from, to]) => ({ from, to })), { minLength: 1, maxLength: 3 })))] : [];
+  const spanned =
+    kind === 'date' || kind === 'dateonly'
+      ? [
+          fc.constantFrom<Operator>('eq', 'neq', 'in', 'nin').chain((op) =>
+            of(
+              op,
+              fc.array(
+                fc.tuple(value, value).map(([from, to]) => ({ from, to })),
+                { minLength: 1, maxLength: 3 },
+              ),
+            ),
+          ),
+        ]
+      : [];
   return fc.oneof(
     ...spanned,
-    fc.constantFrom(...SCALAR_OPS).chain((op) => of(op, value.map((v) => [v]))),
+    fc.constantFrom(...SCALAR_OPS).chain((op) =>
+      of(
+        op,
+        value.map((v) => [v]),
+      ),
+    ),
     fc.constantFrom<Operator>('in', 'nin').chain((op) => of(op, fc.array(value, { minLength: 1, maxLength: 4 }))),
     of('btw', fc.tuple(value, value)),
     of('nn', fc.constant([])),
     of('null', fc.constant([])),
-    ...(kind === 'text' ? [of('like', clientTextArb.map((v) => [v]))] : []),
+    ...(kind === 'text'
+      ? [
+          of(
+            'like',
+            clientTextArb.map((v) => [v]),
+          ),
+        ]
+      : []),
   );
 }
 
 const termArb: fc.Arbitrary<TermSearch> = fc.record({
-  columns: fc.subarray(Object.values(ATTRIBUTES).filter((a) => a.kind !== 'json' && a.kind !== 'boolean'), { minLength: 1 })
+  columns: fc
+    .subarray(
+      Object.values(ATTRIBUTES).filter((a) => a.kind !== 'json' && a.kind !== 'boolean'),
+      { minLength: 1 },
+    )
     .map((as) => as.map(({ column, kind }) => ({ column, isText: kind === 'text' }))),
   text: clientTextArb,
 });
 
 const orderArb: fc.Arbitrary<Order[]> = fc
-  .uniqueArray(fc.tuple(fc.constantFrom(...Object.keys(ATTRIBUTES).filter((a) => a !== 'id' && a !== 'tags')), fc.constantFrom<Order[1]>('ASC', 'DESC')), { maxLength: 3, selector: ([a]) => a })
+  .uniqueArray(
+    fc.tuple(
+      fc.constantFrom(...Object.keys(ATTRIBUTES).filter((a) => a !== 'id' && a !== 'tags')),
+      fc.constantFrom<Order[1]>('ASC', 'DESC'),
+    ),
+    { maxLength: 3, selector: ([a]) => a },
+  )
   .map((order) => [...order, ['id', 'ASC'] as Order]);
 
 /** A plan as planSearch would return for the catalog's Product, and the marker its client strings carry. */
 export const searchPlanArb = fc
   .record({
-    conditions: fc.uniqueArray(fc.constantFrom(...Object.keys(ATTRIBUTES)).chain(conditionArb), { maxLength: 4, selector: (c) => c.attribute }),
+    conditions: fc.uniqueArray(fc.constantFrom(...Object.keys(ATTRIBUTES)).chain(conditionArb), {
+      maxLength: 4,
+      selector: (c) => c.attribute,
+    }),
     term: fc.option(termArb, { nil: null }),
     order: orderArb,
-    page: fc.option(fc.record({ page: fc.integer({ min: 1, max: 1000 }), perPage: fc.integer({ min: 1, max: 500 }) }), { nil: null }),
+    page: fc.option(fc.record({ page: fc.integer({ min: 1, max: 1000 }), perPage: fc.integer({ min: 1, max: 500 }) }), {
+      nil: null,
+    }),
   })
   .map((parts): { plan: SearchPlan; marker: string } => ({
     plan: { ...parts, trashed: parts.conditions.some((c) => c.attribute === 'deletedAt') },

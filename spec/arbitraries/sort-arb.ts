@@ -16,10 +16,13 @@ export const columnArb = fc
 
 /** One item of a sort string: a column with a direction and padding, or an empty item. */
 export const sortItemArb = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(columnArb, fc.boolean(), padding, padding).map(([column, desc, left, right]) => ({
-    text: `${left}${desc ? '-' : ''}${column.written}${right}`,
-    expected: [[column.snake, desc ? 'DESC' : 'ASC']] as Order[],
-  })) },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(columnArb, fc.boolean(), padding, padding).map(([column, desc, left, right]) => ({
+      text: `${left}${desc ? '-' : ''}${column.written}${right}`,
+      expected: [[column.snake, desc ? 'DESC' : 'ASC']] as Order[],
+    })),
+  },
   { weight: 1, arbitrary: padding.map((text) => ({ text, expected: [] as Order[] })) },
 );
 

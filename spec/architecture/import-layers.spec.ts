@@ -55,7 +55,13 @@ function isTypeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean 
   if (clause === undefined) return false;
   if (clause.isTypeOnly) return true;
   const named = clause.namedBindings;
-  return clause.name === undefined && named !== undefined && ts.isNamedImports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly);
+  return (
+    clause.name === undefined &&
+    named !== undefined &&
+    ts.isNamedImports(named) &&
+    named.elements.length > 0 &&
+    named.elements.every((e) => e.isTypeOnly)
+  );
 }
 
 /** Every import of one file: import and export … from, side-effect imports, `import()` calls and types. */
@@ -68,12 +74,20 @@ function importsOf(file: string, text: string): Edge[] {
     edges.push({ from: file, to, typeOnly, local });
   };
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       add(node.moduleSpecifier.text, isTypeOnly(node));
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments;
       if (arg !== undefined && ts.isStringLiteral(arg)) add(arg.text, false);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       add(node.argument.literal.text, true);
     }
     ts.forEachChild(node, visit);
@@ -130,7 +144,16 @@ export function impureCoreImports(edges: readonly Edge[]): string[] {
   return edges
     .filter(({ from }) => folderOf(from) === 'core')
     .filter(({ to, typeOnly, local }) =>
-      local ? !['core', 'types.ts'].includes(folderOf(to)) : !typeOnly && SHELL_PACKAGES.has(to.split('/').slice(0, to.startsWith('@') ? 2 : 1).join('/')))
+      local
+        ? !['core', 'types.ts'].includes(folderOf(to))
+        : !typeOnly &&
+          SHELL_PACKAGES.has(
+            to
+              .split('/')
+              .slice(0, to.startsWith('@') ? 2 : 1)
+              .join('/'),
+          ),
+    )
     .map(({ from, to, typeOnly }) => `${from} → ${to}${typeOnly ? ' (type)' : ''}`);
 }
 
@@ -165,17 +188,28 @@ describe('the layer checks themselves', () => {
   const edge = (from: string, to: string, typeOnly = false): Edge => ({ from, to, typeOnly, local: true });
 
   it('report an import that goes up a tier, and allow one down', () => {
-    assert.deepEqual(upwardImports([edge('actions/a.ts', 'koa/b.ts'), edge('koa/b.ts', 'actions/a.ts')]), ['actions/a.ts → koa/b.ts']);
+    assert.deepEqual(upwardImports([edge('actions/a.ts', 'koa/b.ts'), edge('koa/b.ts', 'actions/a.ts')]), [
+      'actions/a.ts → koa/b.ts',
+    ]);
   });
 
   it("report a type import that goes up, except BaseController's", () => {
-    const found = upwardImports([edge('resource/s.ts', 'actions/a.ts', true), edge('actions/a.ts', 'controller/base-controller.ts', true)]);
+    const found = upwardImports([
+      edge('resource/s.ts', 'actions/a.ts', true),
+      edge('actions/a.ts', 'controller/base-controller.ts', true),
+    ]);
     assert.deepEqual(found, ['resource/s.ts → actions/a.ts (type)']);
   });
 
   it('report a cycle between folders once, and none within a folder', () => {
-    const cycle = [edge('resource/a.ts', 'compile/b.ts'), edge('compile/b.ts', 'execute/c.ts'), edge('execute/c.ts', 'resource/d.ts')];
-    assert.deepEqual(folderCycles([...cycle, edge('core/a.ts', 'core/b.ts'), edge('core/b.ts', 'core/a.ts')]), ['compile → execute → resource → compile']);
+    const cycle = [
+      edge('resource/a.ts', 'compile/b.ts'),
+      edge('compile/b.ts', 'execute/c.ts'),
+      edge('execute/c.ts', 'resource/d.ts'),
+    ];
+    assert.deepEqual(folderCycles([...cycle, edge('core/a.ts', 'core/b.ts'), edge('core/b.ts', 'core/a.ts')]), [
+      'compile → execute → resource → compile',
+    ]);
   });
 
   it("report core's value imports of sequelize and its imports of other folders", () => {

@@ -15,12 +15,16 @@ const rows = Number(process.argv[2] ?? 1_000_000);
 const PG_URL = process.env['FAST_CRUD_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 function define(sequelize: Sequelize): ModelStatic<Model> {
-  return sequelize.define('CountItem', {
-    id: { type: DataTypes.INTEGER, primaryKey: true },
-    name: { type: DataTypes.STRING(40), allowNull: false },
-    price: { type: DataTypes.INTEGER, allowNull: false },
-    deleted_at: { type: DataTypes.DATE, allowNull: true },
-  }, { tableName: 'count_items', timestamps: false });
+  return sequelize.define(
+    'CountItem',
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true },
+      name: { type: DataTypes.STRING(40), allowNull: false },
+      price: { type: DataTypes.INTEGER, allowNull: false },
+      deleted_at: { type: DataTypes.DATE, allowNull: true },
+    },
+    { tableName: 'count_items', timestamps: false },
+  );
 }
 
 async function fill(sequelize: Sequelize, Item: ModelStatic<Model>): Promise<void> {
@@ -28,10 +32,14 @@ async function fill(sequelize: Sequelize, Item: ModelStatic<Model>): Promise<voi
   if (have === rows) return;
   await Item.sync({ force: true });
   if (sequelize.getDialect() === 'postgres') {
-    await sequelize.query(`INSERT INTO count_items SELECT n, 'item ' || n, n % 10000, CASE WHEN n % 10 = 0 THEN now() END FROM generate_series(1, ${rows}) n`);
+    await sequelize.query(
+      `INSERT INTO count_items SELECT n, 'item ' || n, n % 10000, CASE WHEN n % 10 = 0 THEN now() END FROM generate_series(1, ${rows}) n`,
+    );
     await sequelize.query('ANALYZE count_items');
   } else {
-    await sequelize.query(`WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${rows}) INSERT INTO count_items SELECT n, 'item ' || n, n % 10000, CASE WHEN n % 10 = 0 THEN '2024-01-01 00:00:00.000 +00:00' END FROM s`);
+    await sequelize.query(
+      `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${rows}) INSERT INTO count_items SELECT n, 'item ' || n, n % 10000, CASE WHEN n % 10 = 0 THEN '2024-01-01 00:00:00.000 +00:00' END FROM s`,
+    );
   }
 }
 
@@ -40,7 +48,9 @@ async function measure(sequelize: Sequelize): Promise<void> {
   await fill(sequelize, Item);
   const router = new Router();
   for (const count of ['exact', 'none', 'estimate'] as SearchCount[]) {
-    crud(router, count, resource(Item, { policy: { fillable: 'all' }, actions: ['search'] }), { config: { search: { count } } });
+    crud(router, count, resource(Item, { policy: { fillable: 'all' }, actions: ['search'] }), {
+      config: { search: { count } },
+    });
   }
   const server = await serve(new Koa().use(router.routes()));
   console.log(`\n${sequelize.getDialect()}, ${rows} rows (${rows - Math.floor(rows / 10)} live)`);

@@ -27,13 +27,16 @@ const rows = Number(rowsArg);
 const PG_URL = process.env['FAST_CRUD_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const storage = `.tmp/bench-export-${rows}.sqlite`;
 const connect = (dialect: string) =>
-  dialect === 'postgres' ? new Sequelize(PG_URL, { logging: false }) : new Sequelize({ dialect: 'sqlite', storage, logging: false });
+  dialect === 'postgres'
+    ? new Sequelize(PG_URL, { logging: false })
+    : new Sequelize({ dialect: 'sqlite', storage, logging: false });
 
 /**
  * The download client: a separate Node process that reads the response and prints its size, so the
  * measured process is the server alone (an in-process `fetch` added about 8 MB of peak RSS and its CPU).
  */
-const CLIENT = "require('node:http').get(process.argv[1], (res) => { let n = 0; res.on('data', (c) => { n += c.length; }); res.on('end', () => process.stdout.write(String(n))); }).on('error', (e) => { console.error(e); process.exit(1); })";
+const CLIENT =
+  "require('node:http').get(process.argv[1], (res) => { let n = 0; res.on('data', (c) => { n += c.length; }); res.on('end', () => process.stdout.write(String(n))); }).on('error', (e) => { console.error(e); process.exit(1); })";
 
 async function download(url: string): Promise<number> {
   const child = spawn(process.execPath, ['-e', CLIENT, url], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -48,11 +51,16 @@ async function download(url: string): Promise<number> {
 async function serveExport(use: (origin: string) => Promise<void>): Promise<void> {
   const Big = bigTable.define(connect(third));
   const router = new Router();
-  crud(router, 'big', class extends CrudController {
-    modelClassName() {
-      return Big;
-    }
-  }, { only: ['exportCsv'] });
+  crud(
+    router,
+    'big',
+    class extends CrudController {
+      modelClassName() {
+        return Big;
+      }
+    },
+    { only: ['exportCsv'] },
+  );
   const server = new Koa().use(router.routes()).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   await use(`http://127.0.0.1:${(server.address() as { port: number }).port}`);
@@ -63,7 +71,14 @@ async function measure(work: () => Promise<number>): Promise<void> {
   const started = performance.now();
   const bytes = await work();
   const cpu = process.cpuUsage();
-  console.log(JSON.stringify({ ms: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMb: process.resourceUsage().maxRSS / 1024, bytes }));
+  console.log(
+    JSON.stringify({
+      ms: performance.now() - started,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      maxRssMb: process.resourceUsage().maxRSS / 1024,
+      bytes,
+    }),
+  );
 }
 
 if (mode === 'baseline') {
@@ -76,7 +91,9 @@ if (mode === 'baseline') {
   // The same process as 'stream' (modules, model, router, server) answering one empty request: the RSS before any row.
   await serveExport((origin) => measure(() => download(`${origin}/nothing`)));
 } else if (mode === 'stream') {
-  await serveExport((origin) => measure(() => download(`${origin}/big/export-csv${fourth === 'sorted' ? '?sort=-price,name' : ''}`)));
+  await serveExport((origin) =>
+    measure(() => download(`${origin}/big/export-csv${fourth === 'sorted' ? '?sort=-price,name' : ''}`)),
+  );
 } else {
   const repeats = Number(third);
   const self = fileURLToPath(import.meta.url);
@@ -84,8 +101,19 @@ if (mode === 'baseline') {
     if (!(await prepare(dialect))) continue;
     // Under tsx from the sources; as plain JavaScript when this file was bundled (see DEVELOPERS.md), as an app runs compiled code.
     const loader = self.endsWith('.ts') ? ['--import', 'tsx'] : [];
-    const run = (side: string, variant = '') => JSON.parse(execFileSync(process.execPath, [...loader, self, side, String(rows), dialect, variant], { encoding: 'utf8' }).trim().split('\n').at(-1)!);
-    const results: Record<string, { ms: number; cpuMs: number; maxRssMb: number; bytes: number }[]> = { baseline: [], export: [], sorted: [], bare: [] };
+    const run = (side: string, variant = '') =>
+      JSON.parse(
+        execFileSync(process.execPath, [...loader, self, side, String(rows), dialect, variant], { encoding: 'utf8' })
+          .trim()
+          .split('\n')
+          .at(-1)!,
+      );
+    const results: Record<string, { ms: number; cpuMs: number; maxRssMb: number; bytes: number }[]> = {
+      baseline: [],
+      export: [],
+      sorted: [],
+      bare: [],
+    };
     const loads: number[] = [];
     for (let i = 0; i < repeats; i++) {
       loads.push(loadavg()[0]!);
@@ -95,15 +123,23 @@ if (mode === 'baseline') {
       if (fifth === 'sorted') results['sorted']!.push(run('stream', 'sorted'));
     }
     const bare = median(results['bare']!.map((r) => r.maxRssMb).sort((a, b) => a - b));
-    console.log(`exportCsv of ${rows} rows (${(results['export']![0]!.bytes / 1e6).toFixed(0)} MB of CSV) on ${dialect}, ${repeats} interleaved runs, one fresh process each (${loader.length > 0 ? 'tsx' : 'bundled JavaScript'}); load average ${loads.map((l) => l.toFixed(1)).join(', ')}`);
+    console.log(
+      `exportCsv of ${rows} rows (${(results['export']![0]!.bytes / 1e6).toFixed(0)} MB of CSV) on ${dialect}, ${repeats} interleaved runs, one fresh process each (${loader.length > 0 ? 'tsx' : 'bundled JavaScript'}); load average ${loads.map((l) => l.toFixed(1)).join(', ')}`,
+    );
     console.log(`  ${'bare process (modules, model, server)'.padEnd(42)} peak RSS median ${bare.toFixed(0)} MB`);
-    for (const [label, side] of [['baseline findAll({ raw }) + in-memory CSV', 'baseline'], ['exportCsv over HTTP, primary key order', 'export'], ['exportCsv over HTTP, ?sort=-price,name', 'sorted']] as const) {
+    for (const [label, side] of [
+      ['baseline findAll({ raw }) + in-memory CSV', 'baseline'],
+      ['exportCsv over HTTP, primary key order', 'export'],
+      ['exportCsv over HTTP, ?sort=-price,name', 'sorted'],
+    ] as const) {
       const all = results[side]!;
       if (all.length === 0) continue;
       const rates = all.map((r) => rows / (r.ms / 1000)).sort((a, b) => a - b);
       const rss = all.map((r) => r.maxRssMb).sort((a, b) => a - b);
       const cpu = all.map((r) => r.cpuMs).sort((a, b) => a - b);
-      console.log(`  ${label.padEnd(42)} rows/s best ${fmt(rates.at(-1)!)} median ${fmt(median(rates))}; peak RSS best ${rss[0]!.toFixed(0)} MB median ${median(rss).toFixed(0)} MB (${(median(rss) - bare).toFixed(0)} MB above the bare process); CPU median ${(median(cpu) / 1000).toFixed(1)} s`);
+      console.log(
+        `  ${label.padEnd(42)} rows/s best ${fmt(rates.at(-1)!)} median ${fmt(median(rates))}; peak RSS best ${rss[0]!.toFixed(0)} MB median ${median(rss).toFixed(0)} MB (${(median(rss) - bare).toFixed(0)} MB above the bare process); CPU median ${(median(cpu) / 1000).toFixed(1)} s`,
+      );
     }
   }
 }
@@ -127,7 +163,10 @@ async function prepare(dialect: string): Promise<boolean> {
   }
   mkdirSync('.tmp', { recursive: true });
   const Big = bigTable.define(sequelize);
-  const filled = dialect === 'sqlite' ? existsSync(storage) && (await Big.count().catch(() => 0)) === rows : (await Big.count().catch(() => 0)) === rows;
+  const filled =
+    dialect === 'sqlite'
+      ? existsSync(storage) && (await Big.count().catch(() => 0)) === rows
+      : (await Big.count().catch(() => 0)) === rows;
   if (!filled) {
     console.log(`Filling big_products on ${dialect} with ${rows} rows…`);
     await bigTable(sequelize, rows);

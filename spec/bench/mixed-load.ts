@@ -39,17 +39,35 @@ async function runServer(database: Database): Promise<void> {
   const sequelize =
     database === 'postgres'
       ? new Sequelize(PG_URL, { logging: false })
-      : (mkdirSync('.tmp', { recursive: true }), [file, `${file}-wal`, `${file}-shm`, `${file}-journal`].forEach((f) => rmSync(f, { force: true })),
+      : (mkdirSync('.tmp', { recursive: true }),
+        [file, `${file}-wal`, `${file}-shm`, `${file}-journal`].forEach((f) => rmSync(f, { force: true })),
         new Sequelize({ dialect: 'sqlite', storage: file, logging: false }));
   if (database === 'sqlite-wal') await sequelize.query('PRAGMA journal_mode = WAL');
   const catalog = defineCatalog(sequelize, 'benchmix');
   await syncCatalog(catalog);
-  const categories = await catalog.Category.bulkCreate(Array.from({ length: 10 }, (_, i) => ({ name: `category ${i}` })));
+  const categories = await catalog.Category.bulkCreate(
+    Array.from({ length: 10 }, (_, i) => ({ name: `category ${i}` })),
+  );
   const rows = await catalog.Product.bulkCreate(
-    Array.from({ length: SEEDS }, (_, i) => ({ sku: `SEED-${i}`, name: `product ${i}`, price: i % 90, stock: i, tags: ['a', `t${i % 7}`], categoryId: categories[i % 10]!.get('id') })),
+    Array.from({ length: SEEDS }, (_, i) => ({
+      sku: `SEED-${i}`,
+      name: `product ${i}`,
+      price: i % 90,
+      stock: i,
+      tags: ['a', `t${i % 7}`],
+      categoryId: categories[i % 10]!.get('id'),
+    })),
   );
   const router = new Router();
-  crud(router, 'products', resource(catalog.Product, { policy: { fillable: ['sku', 'name', 'price', 'stock', 'tags', 'categoryId'], hidden: ['secret'] }, search: { termFields: ['name'] }, relations: { category: { include: true, filterable: ['name'] } } }));
+  crud(
+    router,
+    'products',
+    resource(catalog.Product, {
+      policy: { fillable: ['sku', 'name', 'price', 'stock', 'tags', 'categoryId'], hidden: ['secret'] },
+      search: { termFields: ['name'] },
+      relations: { category: { include: true, filterable: ['name'] } },
+    }),
+  );
   const app = new Koa().use(router.routes());
   app.silent = true;
   let faults = 0;
@@ -63,7 +81,13 @@ async function runServer(database: Database): Promise<void> {
       gc();
       gc();
       const afterGc = process.memoryUsage();
-      process.send!({ rss: before.rss, heapUsed: before.heapUsed, rssAfterGc: afterGc.rss, heapAfterGc: afterGc.heapUsed, faults } satisfies Sample & { faults: number });
+      process.send!({
+        rss: before.rss,
+        heapUsed: before.heapUsed,
+        rssAfterGc: afterGc.rss,
+        heapAfterGc: afterGc.heapUsed,
+        faults,
+      } satisfies Sample & { faults: number });
     }
     if (message === 'stop') server.close(() => void sequelize.close().then(() => process.exit(0)));
   });
@@ -72,7 +96,10 @@ async function runServer(database: Database): Promise<void> {
 
 /** Starts a server process on `database`; resolves with its address and seed ids. */
 async function startServer(database: Database): Promise<{ child: ChildProcess; url: string; ids: string[] }> {
-  const child = fork(fileURLToPath(import.meta.url), ['server', database], { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: 'inherit' });
+  const child = fork(fileURLToPath(import.meta.url), ['server', database], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    stdio: 'inherit',
+  });
   const { port, ids } = await new Promise<{ port: number; ids: string[] }>((resolve, reject) => {
     child.once('message', (message) => resolve(message as { port: number; ids: string[] }));
     child.once('exit', (code) => reject(new Error(`the ${database} server exited with ${code}`)));
@@ -122,11 +149,19 @@ class Tally {
  * with other clients, so writes race), a hard delete of a row it created, and reads; with `reads`, also
  * searches with filters, options and a small export.
  */
-async function client(url: string, ids: readonly string[], c: number, deadline: number, tally: Tally, reads: boolean): Promise<void> {
+async function client(
+  url: string,
+  ids: readonly string[],
+  c: number,
+  deadline: number,
+  tally: Tally,
+  reads: boolean,
+): Promise<void> {
   const send = async (method: string, path: string, body?: object): Promise<string | undefined> => {
     const started = performance.now();
     try {
-      const init = body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+      const init =
+        body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
       const response = await fetch(url + path, { ...init, method, signal: AbortSignal.timeout(30_000) });
       const text = await response.text();
       tally.add(response.status, performance.now() - started);
@@ -138,7 +173,12 @@ async function client(url: string, ids: readonly string[], c: number, deadline: 
   };
   for (let n = 0; performance.now() < deadline; n++) {
     const id = ids[(c + n) % 20]!;
-    const created = await send('POST', '/products', { sku: `C${c}-${n}-${Math.random().toString(36).slice(2, 8)}`, name: `client ${c}`, price: n % 50, tags: ['x'] });
+    const created = await send('POST', '/products', {
+      sku: `C${c}-${n}-${Math.random().toString(36).slice(2, 8)}`,
+      name: `client ${c}`,
+      price: n % 50,
+      tags: ['x'],
+    });
     await send('PATCH', `/products/${id}`, { stock: n });
     await send('GET', `/products/${id}`);
     await send('DELETE', `/products/${id}/soft`);
@@ -146,11 +186,15 @@ async function client(url: string, ids: readonly string[], c: number, deadline: 
     await send('PUT', `/products/${id}`, { name: `put ${c} ${n}` });
     await send('GET', '/products?sort=-price&perPage=10');
     if (reads) {
-      await send('GET', `/products?filter[price][gte]=${n % 50}&filter[category.name][like]=category&include=category&sort=name&perPage=20`);
+      await send(
+        'GET',
+        `/products?filter[price][gte]=${n % 50}&filter[category.name][like]=category&include=category&sort=name&perPage=20`,
+      );
       await send('GET', '/products/options?label=name&filter[name][like]=product 1');
       if (n % 10 === 0) await send('GET', '/products/export-csv?filter[price][lt]=5');
     }
-    if (created !== undefined) await send('DELETE', `/products/${(JSON.parse(created) as { data: { id: string } }).data.id}`);
+    if (created !== undefined)
+      await send('DELETE', `/products/${(JSON.parse(created) as { data: { id: string } }).data.id}`);
   }
 }
 
@@ -168,7 +212,9 @@ async function writeMix(seconds: number, clients: number, databases: Database[])
     console.log(`PostgreSQL does not answer at ${PG_URL.replace(/\/\/[^@]*@/, '//')}: skipped`);
     databases = databases.filter((d) => d !== 'postgres');
   }
-  console.log(`write mix: ${clients} clients, ${seconds} s per database, each looping create, PATCH, GET, softDelete, restore, PUT, search, delete`);
+  console.log(
+    `write mix: ${clients} clients, ${seconds} s per database, each looping create, PATCH, GET, softDelete, restore, PUT, search, delete`,
+  );
   const results = new Map<Database, { rps: number; p50: number; p99: number }>();
   for (const database of databases) {
     const { child, url, ids } = await startServer(database);
@@ -177,14 +223,21 @@ async function writeMix(seconds: number, clients: number, databases: Database[])
     await stopServer(child);
     const rps = tally.latencies.length / seconds;
     results.set(database, { rps, p50: tally.percentile(50), p99: tally.percentile(99) });
-    const statuses = [...tally.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
+    const statuses = [...tally.statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}×${n}`)
+      .join(' ');
     console.log(
       `${database.padEnd(11)} ${rps.toFixed(0).padStart(5)} req/s  p50 ${tally.percentile(50).toFixed(0).padStart(5)} ms  p99 ${tally.percentile(99).toFixed(0).padStart(5)} ms  5xx ${tally.serverErrors}  hangs ${tally.hangs}  (${statuses})`,
     );
   }
   const baseline = results.get('postgres');
   if (baseline !== undefined) {
-    for (const [database, r] of results) if (database !== 'postgres') console.log(`${database} / postgres: throughput ×${(r.rps / baseline.rps).toFixed(2)}, p99 ×${(r.p99 / baseline.p99).toFixed(2)}`);
+    for (const [database, r] of results)
+      if (database !== 'postgres')
+        console.log(
+          `${database} / postgres: throughput ×${(r.rps / baseline.rps).toFixed(2)}, p99 ×${(r.p99 / baseline.p99).toFixed(2)}`,
+        );
   }
 }
 
@@ -195,7 +248,9 @@ async function soak(minutes: number, database: Database, clients: number): Promi
   }
   const { child, url, ids } = await startServer(database);
   const first = await sample(child);
-  console.log(`soak on ${database}: ${clients} clients, ${minutes} min of mixed load (every write, searches, options, exports); a sample every 30 s`);
+  console.log(
+    `soak on ${database}: ${clients} clients, ${minutes} min of mixed load (every write, searches, options, exports); a sample every 30 s`,
+  );
   console.log('minute   requests   5xx  hangs    RSS MB  heap MB   after GC: RSS MB  heap MB');
   const line = (minute: number, s: Sample, t?: Tally) =>
     console.log(
@@ -233,13 +288,27 @@ async function soak(minutes: number, database: Database, clients: number): Promi
   const heapSlope = slope('heapAfterGc');
   const rssSlope = slope('rssAfterGc');
   const early = samples[0]?.sample ?? first;
-  console.log(`${tally.latencies.length} requests (${(tally.latencies.length / (minutes * 60)).toFixed(0)}/s), p99 ${tally.percentile(99).toFixed(0)} ms, 5xx ${tally.serverErrors}, hangs ${tally.hangs}, server faults ${last.faults}`);
-  console.log(`RSS: ${(first.rss / 2 ** 20).toFixed(0)} MB idle, ${(peakRss / 2 ** 20).toFixed(0)} MB peak, ${(last.rssAfterGc / 2 ** 20).toFixed(0)} MB after GC at the end`);
-  console.log(`heap after GC: ${(early.heapAfterGc / 2 ** 20).toFixed(1)} MB at the first sample, ${(last.heapAfterGc / 2 ** 20).toFixed(1)} MB at the end (×${(last.heapAfterGc / early.heapAfterGc).toFixed(2)})`);
-  console.log(`slope over the second half: heap ${heapSlope.toFixed(3)} MB/min, RSS ${rssSlope.toFixed(3)} MB/min → ${heapSlope < 0.1 ? 'flat' : 'GROWING: look for a leak'}`);
+  console.log(
+    `${tally.latencies.length} requests (${(tally.latencies.length / (minutes * 60)).toFixed(0)}/s), p99 ${tally.percentile(99).toFixed(0)} ms, 5xx ${tally.serverErrors}, hangs ${tally.hangs}, server faults ${last.faults}`,
+  );
+  console.log(
+    `RSS: ${(first.rss / 2 ** 20).toFixed(0)} MB idle, ${(peakRss / 2 ** 20).toFixed(0)} MB peak, ${(last.rssAfterGc / 2 ** 20).toFixed(0)} MB after GC at the end`,
+  );
+  console.log(
+    `heap after GC: ${(early.heapAfterGc / 2 ** 20).toFixed(1)} MB at the first sample, ${(last.heapAfterGc / 2 ** 20).toFixed(1)} MB at the end (×${(last.heapAfterGc / early.heapAfterGc).toFixed(2)})`,
+  );
+  console.log(
+    `slope over the second half: heap ${heapSlope.toFixed(3)} MB/min, RSS ${rssSlope.toFixed(3)} MB/min → ${heapSlope < 0.1 ? 'flat' : 'GROWING: look for a leak'}`,
+  );
 }
 
 const [mode = 'write-mix', ...args] = process.argv.slice(2);
 if (mode === 'server') await runServer(args[0] as Database);
-else if (mode === 'soak') await soak(Number(args[0] ?? 10), (args[1] as Database | undefined) ?? 'postgres', Number(args[2] ?? 32));
-else await writeMix(Number(args[0] ?? 20), Number(args[1] ?? 64), (args[2]?.split(',') as Database[] | undefined) ?? ['sqlite', 'sqlite-wal', 'postgres']);
+else if (mode === 'soak')
+  await soak(Number(args[0] ?? 10), (args[1] as Database | undefined) ?? 'postgres', Number(args[2] ?? 32));
+else
+  await writeMix(
+    Number(args[0] ?? 20),
+    Number(args[1] ?? 64),
+    (args[2]?.split(',') as Database[] | undefined) ?? ['sqlite', 'sqlite-wal', 'postgres'],
+  );

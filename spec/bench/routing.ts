@@ -35,17 +35,30 @@ type Reply = { status: number; body: string };
 async function server(count: number, position: string, port: number): Promise<void> {
   const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
   const define = (name: string, table: string) =>
-    sequelize.define(name, { id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 }, name: DataTypes.STRING }, { tableName: table, timestamps: false });
+    sequelize.define(
+      name,
+      { id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 }, name: DataTypes.STRING },
+      { tableName: table, timestamps: false },
+    );
   const router = new Router({ prefix: '/api' });
   const at = position === 'middle' ? Math.floor(count / 2) : count - 1;
   for (let index = 0; index < count; index += 1) {
     if (index === at) {
       const Product = define('Product', 'products');
       await Product.sync();
-      await Product.bulkCreate(Array.from({ length: 20 }, (_, n) => ({ id: n === 0 ? ID : `${ID.slice(0, -2)}${String(n).padStart(2, '0')}`, name: `Product ${String(n).padStart(2, '0')}` })));
+      await Product.bulkCreate(
+        Array.from({ length: 20 }, (_, n) => ({
+          id: n === 0 ? ID : `${ID.slice(0, -2)}${String(n).padStart(2, '0')}`,
+          name: `Product ${String(n).padStart(2, '0')}`,
+        })),
+      );
       crud(router, target, resource(Product, { policy: { fillable: 'all' } }));
     } else {
-      crud(router, `module${index % 20}/thing${index}`, resource(define(`Thing${index}`, `things_${index}`), { policy: { fillable: 'all' } }));
+      crud(
+        router,
+        `module${index % 20}/thing${index}`,
+        resource(define(`Thing${index}`, `things_${index}`), { policy: { fillable: 'all' } }),
+      );
     }
   }
   const app = new Koa();
@@ -57,7 +70,9 @@ async function server(count: number, position: string, port: number): Promise<vo
   app.use(router.routes()).use(router.allowedMethods());
   // Exit normally when the parent goes away, so `node --cpu-prof` can write its profile.
   process.on('disconnect', () => process.exit(0));
-  const listening = app.listen(port, '127.0.0.1', () => process.send!({ port: (listening.address() as { port: number }).port }));
+  const listening = app.listen(port, '127.0.0.1', () =>
+    process.send!({ port: (listening.address() as { port: number }).port }),
+  );
 }
 
 function send(agent: Agent, port: number, method: string, path: string): Promise<Reply> {
@@ -74,7 +89,14 @@ function send(agent: Agent, port: number, method: string, path: string): Promise
 }
 
 /** Sends `total` requests with `inFlight` at a time; returns the wall time in ms. */
-async function load(agent: Agent, port: number, method: string, path: string, total: number, inFlight = 4): Promise<number> {
+async function load(
+  agent: Agent,
+  port: number,
+  method: string,
+  path: string,
+  total: number,
+  inFlight = 4,
+): Promise<number> {
   let sent = 0;
   const started = performance.now();
   const worker = async () => {
@@ -116,7 +138,9 @@ async function main(resources: number, rounds: number, requests: number): Promis
   let layers: number[] = [];
   for (let round = 0; round < rounds; round += 1) {
     const base = Number(process.env['BENCH_PORT'] ?? 0);
-    const servers = await Promise.all(variants.map((v, i) => start(v.label, v.count, v.position, base === 0 ? 0 : base + i)));
+    const servers = await Promise.all(
+      variants.map((v, i) => start(v.label, v.count, v.position, base === 0 ? 0 : base + i)),
+    );
     try {
       // Same answers everywhere before timing.
       for (const r of REQUESTS) {
@@ -144,8 +168,14 @@ async function main(resources: number, rounds: number, requests: number): Promis
     }
   }
   agent.destroy();
-  console.log(`Routing with ${resources} resources against 1: ${rounds} rounds of ${requests} requests, fresh processes, interleaved`);
-  console.log(`  ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `Routing with ${resources} resources against 1: ${rounds} rounds of ${requests} requests, fresh processes, interleaved`,
+  );
+  console.log(
+    `  ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   console.log(`  router layers: ${variants.map((v, i) => `${v.label}: ${layers[i]}`).join(', ')}`);
   for (const [ri, r] of REQUESTS.entries()) {
     const base = results[0]![ri]!;
@@ -154,8 +184,13 @@ async function main(resources: number, rounds: number, requests: number): Promis
       const own = results[si]![ri]!;
       const rps = median(own.rps);
       const cpu = median(own.cpu);
-      const ratio = si === 0 ? '' : `  ratio ${(rps / median(base.rps)).toFixed(2)}× throughput, ${(median(base.cpu) / cpu).toFixed(2)}× CPU`;
-      console.log(`    ${v.label.padEnd(34)} ${rps.toFixed(0).padStart(6)} req/s ${cpu.toFixed(0).padStart(5)} µs CPU/req${ratio}`);
+      const ratio =
+        si === 0
+          ? ''
+          : `  ratio ${(rps / median(base.rps)).toFixed(2)}× throughput, ${(median(base.cpu) / cpu).toFixed(2)}× CPU`;
+      console.log(
+        `    ${v.label.padEnd(34)} ${rps.toFixed(0).padStart(6)} req/s ${cpu.toFixed(0).padStart(5)} µs CPU/req${ratio}`,
+      );
     }
   }
 }

@@ -12,19 +12,38 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** Each benchmark: its file in spec/bench/, what it measures, and the arguments it takes first. */
-const BENCHMARKS: Record<string, { readonly file: string; readonly about: string; readonly lead: readonly string[] }> = {
-  export: { file: 'export-memory.ts', about: 'exportCsv peak memory and time against findAll, N rows', lead: ['run'] },
-  routing: { file: 'routing.ts', about: 'requests with 500 resources registered against 1', lead: ['run'] },
-  'search-options': { file: 'search-options.ts', about: 'search and options against a floor server (driver + hand-written SQL)', lead: ['run'] },
-  count: { file: 'count-strategies.ts', about: 'search.count exact, none and estimate on N rows', lead: [] },
-  'write-mix': { file: 'mixed-load.ts', about: '64 clients mixing every write action: throughput and p99, SQLite and PostgreSQL', lead: ['write-mix'] },
-  soak: { file: 'mixed-load.ts', about: 'N minutes (10) of mixed load: RSS and heap after GC over time', lead: ['soak'] },
-};
+const BENCHMARKS: Record<string, { readonly file: string; readonly about: string; readonly lead: readonly string[] }> =
+  {
+    export: {
+      file: 'export-memory.ts',
+      about: 'exportCsv peak memory and time against findAll, N rows',
+      lead: ['run'],
+    },
+    routing: { file: 'routing.ts', about: 'requests with 500 resources registered against 1', lead: ['run'] },
+    'search-options': {
+      file: 'search-options.ts',
+      about: 'search and options against a floor server (driver + hand-written SQL)',
+      lead: ['run'],
+    },
+    count: { file: 'count-strategies.ts', about: 'search.count exact, none and estimate on N rows', lead: [] },
+    'write-mix': {
+      file: 'mixed-load.ts',
+      about: '64 clients mixing every write action: throughput and p99, SQLite and PostgreSQL',
+      lead: ['write-mix'],
+    },
+    soak: {
+      file: 'mixed-load.ts',
+      about: 'N minutes (10) of mixed load: RSS and heap after GC over time',
+      lead: ['soak'],
+    },
+  };
 
 function run(name: string, args: readonly string[]): void {
   const bench = BENCHMARKS[name]!;
   const file = fileURLToPath(new URL(bench.file, import.meta.url));
-  const { status } = spawnSync(process.execPath, ['--import', 'tsx', file, ...bench.lead, ...args], { stdio: 'inherit' });
+  const { status } = spawnSync(process.execPath, ['--import', 'tsx', file, ...bench.lead, ...args], {
+    stdio: 'inherit',
+  });
   if (status !== 0) process.exit(status ?? 1);
 }
 
@@ -37,6 +56,7 @@ if (first === undefined) {
   run(first, rest);
 } else {
   console.error(`Unknown benchmark '${first}'. Run one of:`);
-  for (const [name, { about }] of Object.entries(BENCHMARKS)) console.error(`  npm run bench -- ${name.padEnd(14)} ${about}`);
+  for (const [name, { about }] of Object.entries(BENCHMARKS))
+    console.error(`  npm run bench -- ${name.padEnd(14)} ${about}`);
   process.exit(2);
 }

@@ -21,7 +21,8 @@ import { postgresAnswers } from '../support/databases.js';
 type Dialect = 'sqlite' | 'postgres';
 /** The floor, the library (its fast executor), and the library held on its public executor (`BENCH_PUBLIC=0` leaves that one out). */
 type Side = 'floor' | 'library' | 'public';
-const SIDES: readonly Side[] = process.env['BENCH_PUBLIC'] === '0' ? ['floor', 'library'] : ['floor', 'library', 'public'];
+const SIDES: readonly Side[] =
+  process.env['BENCH_PUBLIC'] === '0' ? ['floor', 'library'] : ['floor', 'library', 'public'];
 
 const SQLITE_FILE = '.tmp/bench-search-options.sqlite';
 const PG_URL = process.env['FAST_CRUD_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -34,7 +35,9 @@ const WORKLOADS = {
 } as const;
 type Workload = keyof typeof WORKLOADS;
 /** BENCH_ONLY=search (or options) runs one workload, e.g. to profile it alone. */
-const RUN: Workload[] = (Object.keys(WORKLOADS) as Workload[]).filter((w) => process.env['BENCH_ONLY'] === undefined || process.env['BENCH_ONLY'] === w);
+const RUN: Workload[] = (Object.keys(WORKLOADS) as Workload[]).filter(
+  (w) => process.env['BENCH_ONLY'] === undefined || process.env['BENCH_ONLY'] === w,
+);
 
 const connect = (dialect: Dialect) =>
   dialect === 'sqlite'
@@ -74,7 +77,8 @@ async function fill(dialect: Dialect): Promise<void> {
       deleted_at: n % 10 === 0 ? new Date(start) : null,
     };
   });
-  for (let i = 0; i < rows.length; i += 1000) await Product.bulkCreate(rows.slice(i, i + 1000), { validate: false, hooks: false });
+  for (let i = 0; i < rows.length; i += 1000)
+    await Product.bulkCreate(rows.slice(i, i + 1000), { validate: false, hooks: false });
   if ((await Product.count({ where: { deleted_at: null } })) !== LIVE) throw new Error('fill: wrong live count');
   await sequelize.close();
 }
@@ -102,7 +106,8 @@ async function listen(app: Koa): Promise<void> {
 
 const SEARCH_SQL = (q: (name: string) => string) =>
   `SELECT ${['id', 'sku', 'name', 'price', 'stock', 'created_at', 'deleted_at'].map(q).join(', ')} FROM ${q('bench_products')} WHERE ${q('deleted_at')} IS NULL ORDER BY ${q('price')} DESC, ${q('name')} ASC, ${q('id')} ASC LIMIT 40 OFFSET 160`;
-const COUNT_SQL = (q: (name: string) => string) => `SELECT count(*) AS ${q('count')} FROM ${q('bench_products')} WHERE ${q('deleted_at')} IS NULL`;
+const COUNT_SQL = (q: (name: string) => string) =>
+  `SELECT count(*) AS ${q('count')} FROM ${q('bench_products')} WHERE ${q('deleted_at')} IS NULL`;
 const OPTIONS_SQL = (q: (name: string) => string) =>
   `SELECT ${q('id')} AS ${q('value')}, ${q('name')} AS ${q('label')} FROM ${q('bench_products')} WHERE ${q('deleted_at')} IS NULL ORDER BY ${q('name')} ASC`;
 
@@ -113,12 +118,17 @@ async function floor(dialect: Dialect): Promise<void> {
   if (dialect === 'sqlite') {
     const sqlite3 = (await import('sqlite3')).default;
     const db = new sqlite3.Database(SQLITE_FILE);
-    all = (sql) => new Promise((resolve, reject) => db.all(sql, (error: Error | null, rows: Record<string, unknown>[]) => (error ? reject(error) : resolve(rows))));
+    all = (sql) =>
+      new Promise((resolve, reject) =>
+        db.all(sql, (error: Error | null, rows: Record<string, unknown>[]) => (error ? reject(error) : resolve(rows))),
+      );
     date = (value) => (value === null ? null : new Date(value as string).toISOString());
   } else {
     // pg ships no types; this is all the floor uses of it.
     const driver = 'pg';
-    const pg = (await import(driver)).default as { Pool: new (options: object) => { query(sql: string): Promise<{ rows: unknown[] }> } };
+    const pg = (await import(driver)).default as {
+      Pool: new (options: object) => { query(sql: string): Promise<{ rows: unknown[] }> };
+    };
     const pool = new pg.Pool({ connectionString: PG_URL, max: POOL });
     all = async (sql) => (await pool.query(sql)).rows as Record<string, unknown>[];
     date = (value) => value;
@@ -133,7 +143,11 @@ async function floor(dialect: Dialect): Promise<void> {
     if (ctx.path === '/products/options') {
       const rows = await all(options);
       ctx.type = 'application/json';
-      ctx.body = JSON.stringify({ status: 'success', data: rows.map((row) => ({ label: row['label'], value: row['value'] })), meta: {} });
+      ctx.body = JSON.stringify({
+        status: 'success',
+        data: rows.map((row) => ({ label: row['label'], value: row['value'] })),
+        meta: {},
+      });
     } else if (ctx.path === '/products') {
       const [rows, counted] = await Promise.all([all(search), all(count)]);
       for (const row of rows) {
@@ -142,7 +156,11 @@ async function floor(dialect: Dialect): Promise<void> {
       }
       const total = Number(counted[0]!['count']);
       ctx.type = 'application/json';
-      ctx.body = JSON.stringify({ status: 'success', data: rows, meta: { pagination: { current: 5, perPage: 40, pagesCount: Math.ceil(total / 40), count: total } } });
+      ctx.body = JSON.stringify({
+        status: 'success',
+        data: rows,
+        meta: { pagination: { current: 5, perPage: 40, pagesCount: Math.ceil(total / 40), count: total } },
+      });
     }
   });
   await listen(app);
@@ -155,7 +173,9 @@ async function library(dialect: Dialect, publicOnly: boolean): Promise<void> {
   const { crud, resource } = (await import(entry)) as typeof import('../../lib/index.js');
   const sequelize = connect(dialect);
   if (publicOnly) {
-    const { observeExecution } = (await import(new URL('execute/state.js', new URL(entry, import.meta.url)).href)) as typeof import('../../lib/execute/state.js');
+    const { observeExecution } = (await import(
+      new URL('execute/state.js', new URL(entry, import.meta.url)).href
+    )) as typeof import('../../lib/execute/state.js');
     observeExecution(sequelize, { force: () => 'public' });
   }
   const Product = define(sequelize);
@@ -179,9 +199,16 @@ const FIRST_PORT = Number(process.env['BENCH_PORTS'] ?? 17300);
 let nextPort = 0;
 
 function start(side: Side, dialect: Dialect): Promise<Server> {
-  const profile = process.env['BENCH_CPU_PROF'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF']}`];
+  const profile =
+    process.env['BENCH_CPU_PROF'] === undefined
+      ? []
+      : ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF']}`];
   const env = { ...process.env, BENCH_PORT: String(FIRST_PORT + (nextPort++ % 100)) };
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', fileURLToPath(import.meta.url), side, dialect], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const child = spawn(
+    process.execPath,
+    [...profile, '--import', 'tsx', fileURLToPath(import.meta.url), side, dialect],
+    { stdio: ['ignore', 'pipe', 'inherit'], env },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -202,7 +229,11 @@ function get(port: number, path: string): Promise<string> {
       .get({ host: '127.0.0.1', port, path, agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`${path}: ${res.statusCode} ${Buffer.concat(chunks).toString('utf8')}`))));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(Buffer.concat(chunks).toString('utf8'))
+            : reject(new Error(`${path}: ${res.statusCode} ${Buffer.concat(chunks).toString('utf8')}`)),
+        );
       })
       .on('error', reject);
   });
@@ -247,14 +278,24 @@ const SLICE_SECONDS = 0.5;
  * Loads both servers for `seconds` each, in slices of `SLICE_SECONDS` that alternate A, B, B, A, …
  * (one 3 s window per side let a shared machine's drift between the windows move a round's ratio by ±15 %).
  */
-async function loadInterleaved(ports: Partial<Record<Side, number>>, path: string, seconds: number): Promise<Partial<Record<Side, Sample>>> {
-  const tallies = Object.fromEntries(SIDES.map((side) => [side, { done: 0, seconds: 0, cpuMicros: 0 }])) as Record<Side, Tally>;
+async function loadInterleaved(
+  ports: Partial<Record<Side, number>>,
+  path: string,
+  seconds: number,
+): Promise<Partial<Record<Side, Sample>>> {
+  const tallies = Object.fromEntries(SIDES.map((side) => [side, { done: 0, seconds: 0, cpuMicros: 0 }])) as Record<
+    Side,
+    Tally
+  >;
   const slices = Math.max(1, Math.round(seconds / SLICE_SECONDS));
   for (let slice = 0; slice < slices; slice += 1) {
     const order = slice % 2 === 0 ? SIDES : [...SIDES].reverse();
     for (const side of order) await load(ports[side]!, path, seconds / slices, tallies[side]);
   }
-  const sample = ({ done, seconds: spent, cpuMicros }: Tally): Sample => ({ rps: done / spent, cpuMs: cpuMicros / 1000 / done });
+  const sample = ({ done, seconds: spent, cpuMicros }: Tally): Sample => ({
+    rps: done / spent,
+    cpuMs: cpuMicros / 1000 / done,
+  });
   return Object.fromEntries(SIDES.map((side) => [side, sample(tallies[side])]));
 }
 
@@ -267,8 +308,14 @@ const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[
 
 async function run(rounds: number, seconds: number, only: Dialect | undefined): Promise<void> {
   mkdirSync('.tmp', { recursive: true });
-  const dialects: Dialect[] = only !== undefined ? [only] : (await postgresAnswers(PG_URL)) ? ['sqlite', 'postgres'] : ['sqlite'];
-  console.log(`search/options benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const dialects: Dialect[] =
+    only !== undefined ? [only] : (await postgresAnswers(PG_URL)) ? ['sqlite', 'postgres'] : ['sqlite'];
+  console.log(
+    `search/options benchmark: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   for (const dialect of dialects) {
     await fill(dialect);
     const samples: Record<Workload, Record<Side, Sample[]>> = {
@@ -284,7 +331,10 @@ async function run(rounds: number, seconds: number, only: Dialect | undefined): 
           const path = WORKLOADS[workload];
           const answers = await Promise.all(SIDES.map((side) => get(ports[side]!, path)));
           for (const [i, answer] of answers.entries()) {
-            if (answer !== answers[0]) throw new Error(`${dialect} ${workload}: the answers differ\nfloor:   ${answers[0]!.slice(0, 400)}\n${SIDES[i]}: ${answer.slice(0, 400)}`);
+            if (answer !== answers[0])
+              throw new Error(
+                `${dialect} ${workload}: the answers differ\nfloor:   ${answers[0]!.slice(0, 400)}\n${SIDES[i]}: ${answer.slice(0, 400)}`,
+              );
           }
           for (const side of SIDES) await warm(ports[side]!, path);
           const sampled = await loadInterleaved(ports, path, seconds);
@@ -296,12 +346,16 @@ async function run(rounds: number, seconds: number, only: Dialect | undefined): 
         for (const side of SIDES) servers[side]?.child.kill();
       }
     }
-    console.log(`\n${dialect}, ${ROWS} products (${LIVE} live), ${rounds} rounds of ${seconds} s per side, 32 connections`);
+    console.log(
+      `\n${dialect}, ${ROWS} products (${LIVE} live), ${rounds} rounds of ${seconds} s per side, 32 connections`,
+    );
     for (const workload of RUN) {
       const { floor: f } = samples[workload];
       const figures = (side: Side) => {
         const s = samples[workload][side];
-        return `    ${side.padEnd(7)} ${median(s.map((x) => x.rps)).toFixed(0).padStart(6)} req/s, ${median(s.map((x) => x.cpuMs)).toFixed(2)} ms CPU/request\n`;
+        return `    ${side.padEnd(7)} ${median(s.map((x) => x.rps))
+          .toFixed(0)
+          .padStart(6)} req/s, ${median(s.map((x) => x.cpuMs)).toFixed(2)} ms CPU/request\n`;
       };
       const ratio = (side: Side, name: string) => {
         const s = samples[workload][side];
@@ -311,11 +365,22 @@ async function run(rounds: number, seconds: number, only: Dialect | undefined): 
         return `    ratio ${name}/floor: throughput ${median(ratios).toFixed(2)}× (rounds ${rounds}), CPU ${median(cpuRatios).toFixed(2)}×\n`;
       };
       const others = SIDES.filter((side) => side !== 'floor');
-      const names: Record<Side, string> = { floor: 'floor', library: 'library (fast executor)', public: 'library (public executor)' };
-      process.stdout.write(`  ${workload.padEnd(8)} ${WORKLOADS[workload]}\n${SIDES.map(figures).join('')}${others.map((side) => ratio(side, names[side])).join('')}`);
+      const names: Record<Side, string> = {
+        floor: 'floor',
+        library: 'library (fast executor)',
+        public: 'library (public executor)',
+      };
+      process.stdout.write(
+        `  ${workload.padEnd(8)} ${WORKLOADS[workload]}\n${SIDES.map(figures).join('')}${others.map((side) => ratio(side, names[side])).join('')}`,
+      );
     }
   }
-  console.log(`\nload average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `\nload average after: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   agent.destroy();
 }
 

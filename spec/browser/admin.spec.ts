@@ -9,7 +9,13 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { browserInSuite, browserSkipReason, type WatchedPage, eventually } from '../support/browser.js';
-import { demoApi, serveDemoInSuite, type DemoProduct as Product, type Failure, type OptionItem } from '../support/demo.js';
+import {
+  demoApi,
+  serveDemoInSuite,
+  type DemoProduct as Product,
+  type Failure,
+  type OptionItem,
+} from '../support/demo.js';
 
 /**
  * react-admin 5.15.4 passes `InputProps`/`inputProps` to Material UI 9's TextField, which no longer
@@ -20,7 +26,8 @@ const UPSTREAM_WARNINGS = [
   /^console: React does not recognize the `%s` prop on a DOM element\. .* InputProps inputprops \(/,
   /^console: React does not recognize the `%s` prop on a DOM element\. .* inputProps inputprops \(/,
 ];
-const problemsOf = (problems: readonly string[]) => problems.filter((p) => !UPSTREAM_WARNINGS.some((known) => known.test(p)));
+const problemsOf = (problems: readonly string[]) =>
+  problems.filter((p) => !UPSTREAM_WARNINGS.some((known) => known.test(p)));
 
 describe('the react-admin app at /admin, in a browser', { skip: browserSkipReason() }, () => {
   const demo = serveDemoInSuite();
@@ -36,7 +43,8 @@ describe('the react-admin app at /admin, in a browser', { skip: browserSkipReaso
   });
 
   const { data: apiData, skus: apiSkus } = demoApi(demo);
-  const productBySku = async (sku: string) => (await apiData<Product[]>(`/api/products?filter[sku]=${sku}&include=category`))[0]!;
+  const productBySku = async (sku: string) =>
+    (await apiData<Product[]>(`/api/products?filter[sku]=${sku}&include=category`))[0]!;
 
   /** The app at `hash` (the product list by default), once its list or form has loaded. */
   async function openAdmin(hash = '#/products'): Promise<WatchedPage> {
@@ -48,7 +56,8 @@ describe('the react-admin app at /admin, in a browser', { skip: browserSkipReaso
     apiCalls.set(watched.page, calls);
     watched.page.on('request', (request) => {
       const url = new URL(request.url());
-      if (url.pathname.startsWith('/api/')) calls.push(`${request.method()} ${decodeURIComponent(url.pathname + url.search)}`);
+      if (url.pathname.startsWith('/api/'))
+        calls.push(`${request.method()} ${decodeURIComponent(url.pathname + url.search)}`);
       if (url.pathname === '/api/products' && request.method() === 'GET') sent.push(url.searchParams);
     });
     await watched.page.goto(`${demo().url}/admin${hash}`);
@@ -56,7 +65,10 @@ describe('the react-admin app at /admin, in a browser', { skip: browserSkipReaso
   }
 
   const rows = (page: Page) => page.locator('.RaDatagrid-table tbody tr');
-  const column = (page: Page, source: string) => rows(page).locator(`td.column-${source.replace('.', '\\.')}`).allTextContents();
+  const column = (page: Page, source: string) =>
+    rows(page)
+      .locator(`td.column-${source.replace('.', '\\.')}`)
+      .allTextContents();
   const skus = (page: Page) => column(page, 'sku');
   const header = (page: Page, name: string) => page.getByRole('columnheader', { name });
   /** The direction the header's sort label shows when it is the active sort, else null. */
@@ -86,8 +98,14 @@ describe('the react-admin app at /admin, in a browser', { skip: browserSkipReaso
     const search = lastSearch(page);
     assert.deepEqual(Object.fromEntries(search), { sort: 'name', page: '1', perPage: '5', include: 'category' });
     const included = await apiData<Product[]>('/api/products?sort=name&page=1&perPage=5&include=category');
-    assert.deepEqual(await column(page, 'name'), included.map((p) => p.name));
-    assert.deepEqual(await column(page, 'category.name'), included.map((p) => p.category?.name));
+    assert.deepEqual(
+      await column(page, 'name'),
+      included.map((p) => p.name),
+    );
+    assert.deepEqual(
+      await column(page, 'category.name'),
+      included.map((p) => p.category?.name),
+    );
     assert.deepEqual(await column(page, 'price'), ['54.00', '44.50', '24.00', '39.90', '89.00']);
     assert.equal(await pageInfo(page), '1-5 of 7');
     assert.equal(await page.title(), 'koa-fast-crud demo admin');
@@ -164,7 +182,10 @@ describe('the react-admin app at /admin, in a browser', { skip: browserSkipReaso
   it("shows the server's message under the field when it refuses an edit, and saves nothing", async () => {
     const pan = await productBySku('KT-001');
     const refuse = async (body: object) => {
-      const res = await demo().request('PATCH', `/api/products/${pan.id}`, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await demo().request('PATCH', `/api/products/${pan.id}`, {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, failures: res.body.data as Failure[] };
     };
     const negative = await refuse({ price: -1 });
@@ -184,7 +205,10 @@ describe('the react-admin app at /admin, in a browser', { skip: browserSkipReaso
     // A SKU another product has: the unique index refuses it, and the message goes under the SKU.
     const taken = await refuse({ sku: 'BK-001' });
     assert.equal(taken.status, 409);
-    assert.deepEqual(taken.failures.map((f) => f.field), ['sku']);
+    assert.deepEqual(
+      taken.failures.map((f) => f.field),
+      ['sku'],
+    );
     await price.fill('54');
     await page.getByLabel('SKU').fill('BK-001');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -203,30 +227,47 @@ describe('the react-admin app at /admin, in a browser', { skip: browserSkipReaso
 
   it('fills the category input from the options route', async () => {
     const options = await apiData<OptionItem[]>('/api/categories/options?label=name');
-    assert.deepEqual(options.map((o) => o.label), ['Books', 'Garden', 'Kitchen', 'Music', 'Toys']);
+    assert.deepEqual(
+      options.map((o) => o.label),
+      ['Books', 'Garden', 'Kitchen', 'Music', 'Toys'],
+    );
     const { page, problems } = await openAdmin('#/products/create');
     const category = page.getByRole('combobox', { name: 'Category' });
     await category.click();
     const listbox = page.getByRole('listbox');
-    await eventually(async () => assert.deepEqual(await listbox.getByRole('option').allTextContents(), options.map((o) => o.label)));
+    await eventually(async () =>
+      assert.deepEqual(
+        await listbox.getByRole('option').allTextContents(),
+        options.map((o) => o.label),
+      ),
+    );
     // Through the provider's getOptions: the options route, and no search of the categories (React's
     // development StrictMode mounts twice, so the one query may be sent twice).
-    assert.deepEqual(new Set(apiCalls.get(page)!.filter((call) => call.includes('/api/categories'))), new Set(['GET /api/categories/options?label=name']));
+    assert.deepEqual(
+      new Set(apiCalls.get(page)!.filter((call) => call.includes('/api/categories'))),
+      new Set(['GET /api/categories/options?label=name']),
+    );
     await browser.shot(page, 'admin-category-options');
 
     // Typing narrows the list; the edit form shows a product's category by its label.
     await category.pressSequentially('o');
-    await eventually(async () => assert.deepEqual(await listbox.getByRole('option').allTextContents(), ['Books', 'Toys']));
+    await eventually(async () =>
+      assert.deepEqual(await listbox.getByRole('option').allTextContents(), ['Books', 'Toys']),
+    );
     await category.press('Escape');
     const pan = await productBySku('KT-001');
     await page.goto(`${demo().url}/admin#/products/${pan.id}`);
-    await eventually(async () => assert.equal(await page.getByRole('combobox', { name: 'Category' }).inputValue(), 'Kitchen'));
+    await eventually(async () =>
+      assert.equal(await page.getByRole('combobox', { name: 'Category' }).inputValue(), 'Kitchen'),
+    );
     assert.deepEqual(problemsOf(problems), []);
   });
 
   it('saves a valid edit, which the API then answers', async () => {
     const pan = await productBySku('KT-001');
-    const garden = (await apiData<OptionItem[]>('/api/categories/options?label=name')).find((o) => o.label === 'Garden')!;
+    const garden = (await apiData<OptionItem[]>('/api/categories/options?label=name')).find(
+      (o) => o.label === 'Garden',
+    )!;
     const { page, problems } = await openAdmin(`#/products/${pan.id}`);
     const category = page.getByRole('combobox', { name: 'Category' });
     await eventually(async () => assert.equal(await category.inputValue(), 'Kitchen'));
@@ -241,13 +282,21 @@ describe('the react-admin app at /admin, in a browser', { skip: browserSkipReaso
     ]);
     assert.equal(saved.status(), 200);
     // The form sends the fillable fields only (the provider's `update`, through the app's `transform`).
-    assert.deepEqual(saved.request().postDataJSON(), { sku: 'KT-001', name: 'Cast Iron Skillet', price: 49.5, categoryId: garden.value });
+    assert.deepEqual(saved.request().postDataJSON(), {
+      sku: 'KT-001',
+      name: 'Cast Iron Skillet',
+      price: 49.5,
+      categoryId: garden.value,
+    });
 
     // Back on the list, which shows the saved row.
     await rows(page).filter({ hasText: 'Cast Iron Skillet' }).waitFor();
     assert.ok(page.url().endsWith('#/products'), page.url());
     const stored = await productBySku('KT-001');
-    assert.deepEqual([stored.name, stored.price, stored.categoryId, stored.category?.name], ['Cast Iron Skillet', 49.5, garden.value, 'Garden']);
+    assert.deepEqual(
+      [stored.name, stored.price, stored.categoryId, stored.category?.name],
+      ['Cast Iron Skillet', 49.5, garden.value, 'Garden'],
+    );
     const row = rows(page).filter({ hasText: 'KT-001' });
     assert.deepEqual(await row.locator('td.column-category\\.name').textContent(), 'Garden');
     assert.deepEqual(await row.locator('td.column-price').textContent(), '49.50');
@@ -273,14 +322,28 @@ describe('the react-admin app files, over HTTP', () => {
     const { buildAdminBundle } = await import('../../docs/examples/demo/admin.js');
     const { inputs } = await buildAdminBundle();
     const ours = inputs.filter((file) => !file.includes('node_modules/'));
-    assert.deepEqual(ours.sort(), ['docs/examples/admin/App.tsx', 'docs/examples/admin/main.tsx', 'lib/clients/protocol.ts', 'lib/clients/react-admin.ts', 'lib/core/operators.ts']);
+    assert.deepEqual(ours.sort(), [
+      'docs/examples/admin/App.tsx',
+      'docs/examples/admin/main.tsx',
+      'lib/clients/protocol.ts',
+      'lib/clients/react-admin.ts',
+      'lib/core/operators.ts',
+    ]);
     const packages = new Set(inputs.flatMap((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? []));
-    for (const server of ['koa', '@koa/router', 'sequelize', 'pg', 'mariadb', 'sqlite3', 'fp-ts', 'qs']) assert.equal(packages.has(server), false, server);
+    for (const server of ['koa', '@koa/router', 'sequelize', 'pg', 'mariadb', 'sqlite3', 'fp-ts', 'qs'])
+      assert.equal(packages.has(server), false, server);
     assert.ok(packages.has('react-admin') && packages.has('ra-core') && packages.has('react-dom'));
   });
 
   it('serves no other file', async () => {
-    for (const path of ['/admin/assets/', '/admin/assets/App.tsx', '/admin/assets/main.tsx', '/admin/assets/..%2FApp.tsx', '/admin/assets/admin.js/x', '/admin/index.html']) {
+    for (const path of [
+      '/admin/assets/',
+      '/admin/assets/App.tsx',
+      '/admin/assets/main.tsx',
+      '/admin/assets/..%2FApp.tsx',
+      '/admin/assets/admin.js/x',
+      '/admin/index.html',
+    ]) {
       assert.equal((await demo().get(path)).status, 404, path);
     }
   });

@@ -56,7 +56,13 @@ describe('docs/examples/cross-origin.ts, called from other origins in a browser'
     Note = built.Note;
     await sequelize.sync();
     built.app.middleware.unshift(async (ctx, next) => {
-      seen.push({ method: ctx.method, path: ctx.path, origin: ctx.get('origin'), site: ctx.get('sec-fetch-site'), preflightFor: ctx.get('access-control-request-method') });
+      seen.push({
+        method: ctx.method,
+        path: ctx.path,
+        origin: ctx.get('origin'),
+        site: ctx.get('sec-fetch-site'),
+        preflightFor: ctx.get('access-control-request-method'),
+      });
       await next();
     });
     api = await serve(built.app);
@@ -73,23 +79,38 @@ describe('docs/examples/cross-origin.ts, called from other origins in a browser'
     const { page: tab, problems } = await browser.open();
     await tab.goto(`${trusted.origin}/`);
     seen.length = 0;
-    const result = await tab.evaluate(async ([base, id]) => {
-      const list = await fetch(`${base}/api/notes`, { credentials: 'include' });
-      const listed = (await list.json()) as { data: { title: string }[] };
-      const patch = await fetch(`${base}/api/notes/${id}`, {
-        method: 'PATCH',
-        credentials: 'include',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ title: 'Published' }),
-      });
-      return { list: list.status, titles: listed.data.map((row) => row.title), patch: patch.status, body: await patch.json() };
-    }, [api.url, note.get('id') as string] as const);
+    const result = await tab.evaluate(
+      async ([base, id]) => {
+        const list = await fetch(`${base}/api/notes`, { credentials: 'include' });
+        const listed = (await list.json()) as { data: { title: string }[] };
+        const patch = await fetch(`${base}/api/notes/${id}`, {
+          method: 'PATCH',
+          credentials: 'include',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ title: 'Published' }),
+        });
+        return {
+          list: list.status,
+          titles: listed.data.map((row) => row.title),
+          patch: patch.status,
+          body: await patch.json(),
+        };
+      },
+      [api.url, note.get('id') as string] as const,
+    );
     assert.deepEqual(result, { list: 200, titles: ['Draft'], patch: 200, body: { ...result.body, status: 'success' } });
     assert.equal(result.body.data.title, 'Published');
     assert.equal((await note.reload()).get('title'), 'Published');
     const preflight = seen.find((request) => request.method === 'OPTIONS');
-    assert.deepEqual(preflight && { path: preflight.path, origin: preflight.origin, for: preflight.preflightFor }, { path: `/api/notes/${note.get('id')}`, origin: trusted.origin, for: 'PATCH' });
-    assert.deepEqual(seen.filter((request) => request.method === 'PATCH').map((request) => [request.origin, request.site]), [[trusted.origin, 'cross-site']]);
+    assert.deepEqual(preflight && { path: preflight.path, origin: preflight.origin, for: preflight.preflightFor }, {
+      path: `/api/notes/${note.get('id')}`,
+      origin: trusted.origin,
+      for: 'PATCH',
+    });
+    assert.deepEqual(
+      seen.filter((request) => request.method === 'PATCH').map((request) => [request.origin, request.site]),
+      [[trusted.origin, 'cross-site']],
+    );
     assert.deepEqual(problems, []);
     await browser.shot(tab, 'cross-origin-trusted');
     await note.destroy();
@@ -98,9 +119,19 @@ describe('docs/examples/cross-origin.ts, called from other origins in a browser'
   it('blocks the read and refuses the form post from an origin the API does not trust, creating nothing', async () => {
     const { page: tab, problems } = await browser.open();
     await tab.goto(`${other.origin}/`);
-    const read = await tab.evaluate(async (base) => fetch(`${base}/api/notes`).then((res) => `read ${res.status}`, (error: Error) => error.name), api.url);
+    const read = await tab.evaluate(
+      async (base) =>
+        fetch(`${base}/api/notes`).then(
+          (res) => `read ${res.status}`,
+          (error: Error) => error.name,
+        ),
+      api.url,
+    );
     assert.equal(read, 'TypeError');
-    assert.ok(problems.some((problem) => /CORS policy/.test(problem)), problems.join('\n'));
+    assert.ok(
+      problems.some((problem) => /CORS policy/.test(problem)),
+      problems.join('\n'),
+    );
     seen.length = 0;
     const [reply] = await Promise.all([tab.waitForNavigation(), tab.click('#forge button')]);
     assert.equal(reply?.status(), 403);
@@ -111,7 +142,10 @@ describe('docs/examples/cross-origin.ts, called from other origins in a browser'
     });
     // The page the form navigated to then asks for its /favicon.ico; only the post matters here.
     const posts = seen.filter((request) => request.method === 'POST');
-    assert.deepEqual(posts.map((request) => [request.path, request.origin, request.site]), [['/api/notes', other.origin, 'cross-site']]);
+    assert.deepEqual(
+      posts.map((request) => [request.path, request.origin, request.site]),
+      [['/api/notes', other.origin, 'cross-site']],
+    );
     assert.equal(await Note.count(), 0);
     await browser.shot(tab, 'cross-origin-refused');
   });
@@ -121,7 +155,10 @@ describe('docs/examples/cross-origin.ts, called from other origins in a browser'
     await tab.goto(`${trusted.origin}/`);
     const [reply] = await Promise.all([tab.waitForNavigation(), tab.click('#forge button')]);
     assert.equal(reply?.status(), 201);
-    assert.deepEqual((await Note.findAll()).map((row) => row.get('title')), ['forged']);
+    assert.deepEqual(
+      (await Note.findAll()).map((row) => row.get('title')),
+      ['forged'],
+    );
     assert.deepEqual(problems, []);
   });
 });

@@ -9,7 +9,13 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { browserInSuite, browserSkipReason, type WatchedPage, eventually } from '../support/browser.js';
-import { demoApi, serveDemoInSuite, type DemoProduct as Product, type Failure, type OptionItem } from '../support/demo.js';
+import {
+  demoApi,
+  serveDemoInSuite,
+  type DemoProduct as Product,
+  type Failure,
+  type OptionItem,
+} from '../support/demo.js';
 
 describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () => {
   const demo = serveDemoInSuite();
@@ -45,11 +51,13 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
   const productForm = (page: Page) => page.getByRole('form', { name: 'New product' });
   const filters = (page: Page) => page.getByRole('search', { name: 'Filter products' });
   const table = (page: Page) => page.getByRole('table', { name: 'products' });
-  const column = (page: Page, index: number) => table(page).locator(`tbody tr > td:nth-child(${index})`).allTextContents();
+  const column = (page: Page, index: number) =>
+    table(page).locator(`tbody tr > td:nth-child(${index})`).allTextContents();
   const skus = (page: Page) => column(page, 1);
   const indicator = (page: Page) => page.locator('#page-indicator');
   const sortButton = (page: Page, name: string) => table(page).getByRole('columnheader', { name }).getByRole('button');
-  const ariaSort = (page: Page, name: string) => table(page).getByRole('columnheader', { name }).getAttribute('aria-sort');
+  const ariaSort = (page: Page, name: string) =>
+    table(page).getByRole('columnheader', { name }).getAttribute('aria-sort');
 
   async function showsSkus(page: Page, expected: string[]): Promise<void> {
     await eventually(async () => assert.deepEqual(await skus(page), expected));
@@ -65,9 +73,11 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
     const options = await categories();
     const select = productForm(page).getByLabel('Category');
     await eventually(async () => assert.equal(await select.locator('option').count(), options.length + 1));
-    const shown = await select.locator('option').evaluateAll((elements) =>
-      elements.map((option) => ({ label: option.textContent, value: option.getAttribute('value') })),
-    );
+    const shown = await select
+      .locator('option')
+      .evaluateAll((elements) =>
+        elements.map((option) => ({ label: option.textContent, value: option.getAttribute('value') })),
+      );
     assert.deepEqual(shown, [{ label: 'Choose a category…', value: '' }, ...options]);
     assert.deepEqual(
       options.map((o) => o.label),
@@ -80,7 +90,10 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
     // The category names come with the products: the page asks for include=category and shows what it gets.
     assert.equal(lastSearch(page).get('include'), 'category');
     const included = await apiData<Product[]>('/api/products?sort=name&page=1&perPage=5&include=category');
-    assert.deepEqual(await column(page, 3), included.map((p) => p.category?.name));
+    assert.deepEqual(
+      await column(page, 3),
+      included.map((p) => p.category?.name),
+    );
     assert.deepEqual(await column(page, 4), ['54.00', '44.50', '24.00', '39.90', '89.00']);
     assert.equal(await indicator(page).textContent(), 'Page 1 of 2 · 7 products');
     assert.equal(await ariaSort(page, 'Name'), 'ascending');
@@ -172,13 +185,16 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
   it("shows the server's field messages when a create fails, next to each field", async () => {
     const { page, problems } = await openPage();
     const form = productForm(page);
-    const control = (field: string) => form.getByLabel({ sku: 'SKU', name: 'Name', price: 'Price', categoryId: 'Category' }[field]!);
+    const control = (field: string) =>
+      form.getByLabel({ sku: 'SKU', name: 'Name', price: 'Price', categoryId: 'Category' }[field]!);
 
     // Only a SKU: the server names each missing field.
-    const expected = (await demo().request('POST', '/api/products', {
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ sku: 'KT-011' }),
-    })).body.data as Failure[];
+    const expected = (
+      await demo().request('POST', '/api/products', {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sku: 'KT-011' }),
+      })
+    ).body.data as Failure[];
     assert.deepEqual(
       expected.map((f) => f.field),
       ['name', 'price', 'categoryId'],
@@ -191,7 +207,9 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
     }
     assert.equal(await messageOf(control('name')), 'Product.name cannot be null');
     assert.equal(await control('sku').getAttribute('aria-invalid'), null);
-    await eventually(async () => assert.equal(await control('name').evaluate((element) => element.ownerDocument.activeElement === element), true));
+    await eventually(async () =>
+      assert.equal(await control('name').evaluate((element) => element.ownerDocument.activeElement === element), true),
+    );
     await browser.shot(page, 'demo-page-create-failed');
 
     // A price that is not a number: the type check answers first, and the old messages go.
@@ -231,7 +249,10 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
     await showsSkus(page, await apiSkus('sort=-price&page=1&perPage=5'));
     assert.deepEqual(await skus(page), ['MU-001', 'KT-001', 'BK-002', 'BK-001', 'TY-001']);
     const prices = (await column(page, 4)).map(Number);
-    assert.deepEqual(prices, [...prices].sort((a, b) => b - a));
+    assert.deepEqual(
+      prices,
+      [...prices].sort((a, b) => b - a),
+    );
     assert.equal(await ariaSort(page, 'Price'), 'descending');
     await browser.shot(page, 'demo-page-sorted');
 
@@ -264,11 +285,16 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
     // A renamed category shows at once: the names come with each search, not from a map the page keeps.
     const kitchen = (await categories()).find((o) => o.label === 'Kitchen')!.value;
     const rename = (name: string) =>
-      demo().request('PATCH', `/api/categories/${kitchen}`, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+      demo().request('PATCH', `/api/categories/${kitchen}`, {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name }),
+      });
     assert.equal((await rename('Cookware')).status, 200);
     try {
       await sortButton(page, 'Category').click();
-      await eventually(async () => assert.deepEqual(new Set(await column(page, 3)), new Set(['Books', 'Cookware', 'Garden', 'Music', 'Toys'])));
+      await eventually(async () =>
+        assert.deepEqual(new Set(await column(page, 3)), new Set(['Books', 'Cookware', 'Garden', 'Music', 'Toys'])),
+      );
       assert.deepEqual((await column(page, 3)).slice(0, 4), ['Books', 'Books', 'Cookware', 'Cookware']);
     } finally {
       await rename('Kitchen');
@@ -283,7 +309,10 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
     await showsSkus(page, ['BK-002', 'GD-001', 'GD-002']);
     assert.deepEqual(await skus(page), await apiSkus('filter[term]=ing&sort=name'));
     await eventually(async () => assert.equal(await indicator(page).textContent(), 'Page 1 of 1 · 3 products'));
-    assert.deepEqual(await Promise.all([page.locator('#previous-page').isDisabled(), page.locator('#next-page').isDisabled()]), [true, true]);
+    assert.deepEqual(
+      await Promise.all([page.locator('#previous-page').isDisabled(), page.locator('#next-page').isDisabled()]),
+      [true, true],
+    );
 
     await search.fill('no such product');
     await eventually(async () => assert.deepEqual(await column(page, 1), ['No products match.']));
@@ -348,7 +377,10 @@ describe('the demo page at /, in a browser', { skip: browserSkipReason() }, () =
     await filters(page).getByRole('searchbox', { name: 'Search' }).pressSequentially('ing');
     await showsSkus(page, ['BK-002', 'GD-001', 'GD-002']);
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download CSV' }).click(),
+    ]);
     const csv = await readFile(await download.path(), 'utf8');
     assert.equal(download.suggestedFilename(), 'products.csv');
     assert.equal(csv, (await demo().get('/api/products/export-csv?sort=-price&filter[term]=ing')).text);
@@ -383,7 +415,17 @@ describe('the demo page files, over HTTP', () => {
   });
 
   it('serves no other file of its folder, nor anything outside it', async () => {
-    for (const path of ['/index.html', '/assets/index.html', '/assets/router.ts', '/assets/..%2Frouter.ts', '/assets/..%2F..%2Fapp.ts', '/assets/%2e%2e%2fdemo.js', '/assets/', '/assets/demo.js/x', '/page/demo.js']) {
+    for (const path of [
+      '/index.html',
+      '/assets/index.html',
+      '/assets/router.ts',
+      '/assets/..%2Frouter.ts',
+      '/assets/..%2F..%2Fapp.ts',
+      '/assets/%2e%2e%2fdemo.js',
+      '/assets/',
+      '/assets/demo.js/x',
+      '/page/demo.js',
+    ]) {
       assert.equal((await demo().get(path)).status, 404, path);
     }
   });

@@ -86,7 +86,8 @@ describe('the doc site, built and opened in a browser', { skip: browserSkipReaso
           }));
           ids.set(path, new Set(pageIds));
           for (const url of links.map((href) => new URL(href)).filter((u) => u.origin === base)) {
-            if (url.hash.length > 1) anchors.push({ path: url.pathname, id: decodeURIComponent(url.hash.slice(1)), from: path });
+            if (url.hash.length > 1)
+              anchors.push({ path: url.pathname, id: decodeURIComponent(url.hash.slice(1)), from: path });
             if (!seen.has(url.pathname)) {
               seen.add(url.pathname);
               queue.push(url.pathname);
@@ -102,7 +103,10 @@ describe('the doc site, built and opened in a browser', { skip: browserSkipReaso
       if (ids.has(path) && !ids.get(path)!.has(id)) broken.push(`${path}#${id} (linked from ${from})`);
     }
     assert.ok(seen.size >= 40, `reached only ${seen.size} pages`);
-    assert.ok([...seen].some((p) => p.startsWith('/api/')), 'the API reference is linked');
+    assert.ok(
+      [...seen].some((p) => p.startsWith('/api/')),
+      'the API reference is linked',
+    );
     assert.deepEqual(broken, []);
     assert.deepEqual(failures, []);
   });
@@ -116,8 +120,14 @@ describe('the doc site, built and opened in a browser', { skip: browserSkipReaso
     await hits.first().waitFor();
     const titles = await hits.allInnerTexts();
     await browser.shot(page, 'doc-site-search');
-    assert.ok(titles.some((t) => /options/i.test(t)), titles.join(' | '));
-    await hits.filter({ hasText: /Options for select boxes/ }).first().click();
+    assert.ok(
+      titles.some((t) => /options/i.test(t)),
+      titles.join(' | '),
+    );
+    await hits
+      .filter({ hasText: /Options for select boxes/ })
+      .first()
+      .click();
     await page.waitForURL(/\/actions\/options/);
     assert.deepEqual(problems, []);
   });

@@ -45,7 +45,12 @@ const HTML = `<!doctype html>
 
 async function bundle(): Promise<string> {
   const result = await build({
-    stdin: { contents: ENTRY, loader: 'tsx', sourcefile: 'entry.tsx', resolveDir: fileURLToPath(new URL('../../docs/examples/react/', import.meta.url)) },
+    stdin: {
+      contents: ENTRY,
+      loader: 'tsx',
+      sourcefile: 'entry.tsx',
+      resolveDir: fileURLToPath(new URL('../../docs/examples/react/', import.meta.url)),
+    },
     bundle: true,
     write: false,
     format: 'esm',
@@ -74,7 +79,10 @@ describe('docs/examples/react/CategorySelect.tsx, in a browser', { skip: browser
     });
     // The test page and its script, on the demo's origin: requests the demo's routes leave unanswered.
     app.use(async (ctx, next) => {
-      const served = { '/react-options': ['text/html; charset=utf-8', HTML], '/react-options/app.js': ['text/javascript; charset=utf-8', script] }[ctx.path];
+      const served = {
+        '/react-options': ['text/html; charset=utf-8', HTML],
+        '/react-options/app.js': ['text/javascript; charset=utf-8', script],
+      }[ctx.path];
       if (served === undefined) return next();
       ctx.type = served[0]!;
       ctx.body = served[1];
@@ -86,15 +94,20 @@ describe('docs/examples/react/CategorySelect.tsx, in a browser', { skip: browser
     await sqlite.close();
   });
 
-  const categories = async () => (await server.get('/api/categories/options?label=name')).body.data as { label: string; value: string }[];
+  const categories = async () =>
+    (await server.get('/api/categories/options?label=name')).body.data as { label: string; value: string }[];
 
   it('fills the select with the options route’s categories, and choosing one reaches onChange', async () => {
     const { page, problems } = await browser.open();
     await page.goto(`${server.url}/react-options`);
     const select = page.locator('select');
-    await page.waitForFunction(() => document.querySelectorAll('select option').length > 1 && !document.querySelector('select')!.disabled);
+    await page.waitForFunction(
+      () => document.querySelectorAll('select option').length > 1 && !document.querySelector('select')!.disabled,
+    );
     const expected = await categories();
-    const shown = await select.locator('option').evaluateAll((options) => options.map((o) => [o.textContent, (o as HTMLOptionElement).value]));
+    const shown = await select
+      .locator('option')
+      .evaluateAll((options) => options.map((o) => [o.textContent, (o as HTMLOptionElement).value]));
     assert.deepEqual(shown, [['Choose a category', ''], ...expected.map((c) => [c.label, c.value])]);
 
     const garden = expected.find((c) => c.label === 'Garden')!;
@@ -102,8 +115,13 @@ describe('docs/examples/react/CategorySelect.tsx, in a browser', { skip: browser
     await page.locator('#chosen', { hasText: garden.value }).waitFor();
     assert.equal(await select.inputValue(), garden.value);
 
-    const datalist = await page.locator('datalist option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
-    assert.deepEqual(datalist, expected.map((c) => c.label));
+    const datalist = await page
+      .locator('datalist option')
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    assert.deepEqual(
+      datalist,
+      expected.map((c) => c.label),
+    );
     const input = page.getByPlaceholder('Type a category');
     await input.fill('Kitchen');
     await page.locator('#typed', { hasText: expected.find((c) => c.label === 'Kitchen')!.value }).waitFor();
@@ -128,12 +146,21 @@ describe('docs/examples/react/CategorySelect.tsx, in a browser', { skip: browser
     });
     await page.getByRole('button', { name: 'Products instead' }).click();
     await page.waitForFunction(() => document.querySelectorAll('select option').length > 1);
-    const skus = ((await server.get('/api/products/options?label=sku')).body.data as { label: string }[]).map((p) => p.label);
+    const skus = ((await server.get('/api/products/options?label=sku')).body.data as { label: string }[]).map(
+      (p) => p.label,
+    );
     assert.deepEqual((await page.locator('select option').allTextContents()).slice(1), skus);
     await page.waitForTimeout(1000); // the slow categories reply would have come by now
     assert.deepEqual((await page.locator('select option').allTextContents()).slice(1), skus);
-    assert.equal(await page.locator('#saw-alert').textContent(), '', 'the aborted request showed an error, if only briefly');
-    assert.deepEqual(problems.filter((p) => !p.includes('net::ERR_ABORTED')), []);
+    assert.equal(
+      await page.locator('#saw-alert').textContent(),
+      '',
+      'the aborted request showed an error, if only briefly',
+    );
+    assert.deepEqual(
+      problems.filter((p) => !p.includes('net::ERR_ABORTED')),
+      [],
+    );
   });
 
   it('shows the route’s fail message instead of a select', async () => {
@@ -142,6 +169,9 @@ describe('docs/examples/react/CategorySelect.tsx, in a browser', { skip: browser
     const alert = page.locator('[role="alert"]');
     await alert.waitFor();
     assert.equal(await alert.textContent(), 'Categories could not be loaded: The column "colour" was not found');
-    assert.deepEqual(problems.filter((p) => !p.includes('status of 400')), []);
+    assert.deepEqual(
+      problems.filter((p) => !p.includes('status of 400')),
+      [],
+    );
   });
 });

@@ -16,7 +16,10 @@ describe('dist/clients/*.d.ts', () => {
   const tsc = resolve('node_modules/typescript/bin/tsc');
 
   it('type-check in a consumer without the DOM, Node, the frameworks or the server libraries', () => {
-    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', join(dir, 'dist')], { encoding: 'utf8', timeout: 300_000 });
+    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', join(dir, 'dist')], {
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
     writeFileSync(
       join(dir, 'consumer.ts'),
       `import { dataProvider, HttpError, type KoaFastCrudDataProvider } from './dist/clients/react-admin.js';
@@ -27,10 +30,23 @@ const error: HttpError = new HttpError('m', 400, { errors: { price: 'no' } });
 export const used = [ra.getList('products', { filter: { price_gte: 1 } }), refine.getApiUrl(), REFINE_OPERATORS.contains, error.status];
 `,
     );
-    const compilerOptions = { noEmit: true, strict: true, skipLibCheck: false, types: [], lib: ['ES2022'], module: 'nodenext', moduleResolution: 'nodenext', target: 'ES2022' };
+    const compilerOptions = {
+      noEmit: true,
+      strict: true,
+      skipLibCheck: false,
+      types: [],
+      lib: ['ES2022'],
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'ES2022',
+    };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
     try {
-      execFileSync(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8', cwd: dir, timeout: 300_000 });
+      execFileSync(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], {
+        encoding: 'utf8',
+        cwd: dir,
+        timeout: 300_000,
+      });
     } catch (error) {
       assert.fail(String((error as { stdout?: string }).stdout ?? error));
     }

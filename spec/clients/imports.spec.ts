@@ -9,9 +9,21 @@ import { build } from 'esbuild';
 for (const entry of ['lib/clients/react-admin.ts', 'lib/clients/refine.ts']) {
   describe(entry, () => {
     it('bundles for the browser from lib/clients/ and lib/core/operators.ts alone', async () => {
-      const result = await build({ entryPoints: [entry], bundle: true, platform: 'browser', format: 'esm', write: false, metafile: true, logLevel: 'silent' });
+      const result = await build({
+        entryPoints: [entry],
+        bundle: true,
+        platform: 'browser',
+        format: 'esm',
+        write: false,
+        metafile: true,
+        logLevel: 'silent',
+      });
       const inputs = Object.keys(result.metafile.inputs).sort();
-      assert.deepEqual(inputs.filter((file) => !file.startsWith('lib/clients/') && file !== 'lib/core/operators.ts'), [], inputs.join(', '));
+      assert.deepEqual(
+        inputs.filter((file) => !file.startsWith('lib/clients/') && file !== 'lib/core/operators.ts'),
+        [],
+        inputs.join(', '),
+      );
       assert.ok(inputs.includes(entry));
       const size = result.outputFiles[0]!.contents.byteLength;
       assert.ok(size < 40_000, `${size} bytes`);

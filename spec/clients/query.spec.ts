@@ -17,21 +17,38 @@ import { searchParams } from '../../lib/clients/protocol.js';
 import { parseBrackets } from '../../lib/core/qs-limits.js';
 
 const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
-const Item = sequelize.define('Item', { name: DataTypes.STRING(200), price: DataTypes.DECIMAL(10, 2), seenAt: DataTypes.DATE }, { underscored: true });
-const settings = { policy: resolvePolicy(Item, {}, DEFAULT_CONFIG), termKey: 'term', termFields: ['name'], config: DEFAULT_CONFIG, paginate: true };
+const Item = sequelize.define(
+  'Item',
+  { name: DataTypes.STRING(200), price: DataTypes.DECIMAL(10, 2), seenAt: DataTypes.DATE },
+  { underscored: true },
+);
+const settings = {
+  policy: resolvePolicy(Item, {}, DEFAULT_CONFIG),
+  termKey: 'term',
+  termFields: ['name'],
+  config: DEFAULT_CONFIG,
+  paginate: true,
+};
 
 /** What the server plans of a query string: the Right of planSearch, or a test failure naming its Left. */
 function serverPlan(query: string) {
   const parsed = parseBrackets(query, 'the query');
   assert.ok(E.isRight(parsed), `${query}: ${JSON.stringify(parsed)}`);
-  assert.deepEqual(unknownParams(Object.keys(parsed.right), KNOWN_PARAMS.search), [], `${query} sends a parameter search does not read`);
+  assert.deepEqual(
+    unknownParams(Object.keys(parsed.right), KNOWN_PARAMS.search),
+    [],
+    `${query} sends a parameter search does not read`,
+  );
   const plan = planSearch(Item, parsed.right, settings);
   assert.ok(E.isRight(plan), `${query}: ${JSON.stringify(plan)}`);
   return plan.right;
 }
 
 /** Text the server keeps as sent: no surrounding blanks, no NUL, not empty. */
-const textArb = fc.string({ minLength: 1, maxLength: 20 }).map((s) => s.replace(/\0/g, '').trim()).filter((s) => s !== '');
+const textArb = fc
+  .string({ minLength: 1, maxLength: 20 })
+  .map((s) => s.replace(/\0/g, '').trim())
+  .filter((s) => s !== '');
 const numberArb = fc.integer({ min: -99999, max: 99999 }).map((n) => n / 100);
 
 /** A value of the right shape for a Refine operator on `name` (text) or `price` (number). */
@@ -42,7 +59,13 @@ function refineFilterArb(operator: keyof typeof REFINE_OPERATORS) {
   return fc.constantFrom(...(textOnly ? (['name'] as const) : (['name', 'price'] as const))).chain((field) => {
     const one: fc.Arbitrary<unknown> = field === 'name' ? textArb : numberArb;
     const value: fc.Arbitrary<unknown> =
-      arity === 'none' ? fc.constantFrom(true, 1, 'x') : arity === 'one' ? one : arity === 'two' ? fc.tuple(one, one) : fc.array(one, { minLength: 1, maxLength: 8 });
+      arity === 'none'
+        ? fc.constantFrom(true, 1, 'x')
+        : arity === 'one'
+          ? one
+          : arity === 'two'
+            ? fc.tuple(one, one)
+            : fc.array(one, { minLength: 1, maxLength: 8 });
     return value.map((v) => ({ field, operator, value: v }));
   });
 }
@@ -51,34 +74,101 @@ describe('the refine provider query', () => {
   it('law: every supported operator, with any value of its shape, writes a query the server plans without a failure, as the operator meant', () => {
     const operatorArb = fc.constantFrom(...(Object.keys(REFINE_OPERATORS) as (keyof typeof REFINE_OPERATORS)[]));
     fc.assert(
-      fc.property(operatorArb.chain(refineFilterArb), fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 500 }), (filter, page, pageSize) => {
-        const query = searchParams(refineQuery({ filters: [filter], sorters: [{ field: 'price', order: 'desc' }], pagination: { currentPage: page, pageSize } }));
-        const plan = serverPlan(query);
-        const [condition] = plan.conditions;
-        assert.equal(plan.conditions.length, 1, query);
-        assert.equal(condition!.op, REFINE_OPERATORS[filter.operator], query);
-        assert.equal(condition!.attribute, filter.field);
-        const expected = OPERATORS[condition!.op] === 'none' ? [] : (Array.isArray(filter.value) ? filter.value : [filter.value]).map((v) => (filter.field === 'price' ? Number(v) : v));
-        assert.deepEqual(condition!.values.map((v) => (typeof v === 'string' && filter.field === 'price' ? Number(v) : v)), expected, query);
-        assert.deepEqual(plan.order, [['price', 'DESC'], ['id', 'ASC']]);
-        assert.deepEqual(plan.page, { page, perPage: pageSize });
-      }),
+      fc.property(
+        operatorArb.chain(refineFilterArb),
+        fc.integer({ min: 1, max: 1000 }),
+        fc.integer({ min: 1, max: 500 }),
+        (filter, page, pageSize) => {
+          const query = searchParams(
+            refineQuery({
+              filters: [filter],
+              sorters: [{ field: 'price', order: 'desc' }],
+              pagination: { currentPage: page, pageSize },
+            }),
+          );
+          const plan = serverPlan(query);
+          const [condition] = plan.conditions;
+          assert.equal(plan.conditions.length, 1, query);
+          assert.equal(condition!.op, REFINE_OPERATORS[filter.operator], query);
+          assert.equal(condition!.attribute, filter.field);
+          const expected =
+            OPERATORS[condition!.op] === 'none'
+              ? []
+              : (Array.isArray(filter.value) ? filter.value : [filter.value]).map((v) =>
+                  filter.field === 'price' ? Number(v) : v,
+                );
+          assert.deepEqual(
+            condition!.values.map((v) => (typeof v === 'string' && filter.field === 'price' ? Number(v) : v)),
+            expected,
+            query,
+          );
+          assert.deepEqual(plan.order, [
+            ['price', 'DESC'],
+            ['id', 'ASC'],
+          ]);
+          assert.deepEqual(plan.page, { page, perPage: pageSize });
+        },
+      ),
     );
   });
 
   it('law: any other operator throws an Error naming it', () => {
-    const other = fc.oneof(fc.constantFrom('eqs', 'nes', 'ina', 'nina', 'ncontains', 'containss', 'ncontainss', 'nbetween', 'startswith', 'nstartswith', 'startswiths', 'nstartswiths', 'endswith', 'nendswith', 'endswiths', 'nendswiths', 'or', 'and'), fc.string());
+    const other = fc.oneof(
+      fc.constantFrom(
+        'eqs',
+        'nes',
+        'ina',
+        'nina',
+        'ncontains',
+        'containss',
+        'ncontainss',
+        'nbetween',
+        'startswith',
+        'nstartswith',
+        'startswiths',
+        'nstartswiths',
+        'endswith',
+        'nendswith',
+        'endswiths',
+        'nendswiths',
+        'or',
+        'and',
+      ),
+      fc.string(),
+    );
     fc.assert(
-      fc.property(other.filter((op) => !Object.hasOwn(REFINE_OPERATORS, op)), (operator) => {
-        assert.throws(() => refineConditions([{ field: 'name', operator, value: 'x' }]), (error: Error) => error.message.includes(`the filter operator ${JSON.stringify(operator)}`));
-      }),
+      fc.property(
+        other.filter((op) => !Object.hasOwn(REFINE_OPERATORS, op)),
+        (operator) => {
+          assert.throws(
+            () => refineConditions([{ field: 'name', operator, value: 'x' }]),
+            (error: Error) => error.message.includes(`the filter operator ${JSON.stringify(operator)}`),
+          );
+        },
+      ),
     );
   });
 
   it('returns the term search for q, nothing for an empty value, and throws for a field and operator given twice', () => {
-    assert.deepEqual(refineConditions([{ field: 'q', operator: 'contains', value: 'pan' }]), { conditions: [], term: 'pan' });
-    assert.deepEqual(refineConditions([{ field: 'name', operator: 'eq', value: '' }, { field: 'price', operator: 'in', value: [] }]).conditions, []);
-    assert.throws(() => refineConditions([{ field: 'price', operator: 'gte', value: 1 }, { field: 'price', operator: 'gte', value: 2 }]), /given twice/);
+    assert.deepEqual(refineConditions([{ field: 'q', operator: 'contains', value: 'pan' }]), {
+      conditions: [],
+      term: 'pan',
+    });
+    assert.deepEqual(
+      refineConditions([
+        { field: 'name', operator: 'eq', value: '' },
+        { field: 'price', operator: 'in', value: [] },
+      ]).conditions,
+      [],
+    );
+    assert.throws(
+      () =>
+        refineConditions([
+          { field: 'price', operator: 'gte', value: 1 },
+          { field: 'price', operator: 'gte', value: 2 },
+        ]),
+      /given twice/,
+    );
     assert.equal(searchParams(refineQuery({ pagination: { mode: 'off' } })), 'skipPagination=true');
   });
 });
@@ -87,24 +177,51 @@ describe('the react-admin provider query', () => {
   it('law: a suffix names the operator, a plain key is eq, an array in, and the server plans them without a failure', () => {
     const ops = (Object.keys(OPERATORS) as Operator[]).filter((op) => op !== 'json');
     fc.assert(
-      fc.property(fc.constantFrom(...ops), fc.constantFrom('name', 'price'), textArb, numberArb, fc.option(textArb, { nil: undefined }), (op, field, text, number, q) => {
-        fc.pre(op !== 'like' || field === 'name');
-        const one = field === 'name' ? text : number;
-        const value = OPERATORS[op] === 'none' ? true : OPERATORS[op] === 'one' ? one : OPERATORS[op] === 'two' ? [one, one] : [one];
-        const query = searchParams(listQuery({ filter: { [`${field}_${op}`]: value, ...(q !== undefined && { q }) }, sort: { field: 'name', order: 'ASC' }, pagination: { page: 2, perPage: 7 } }));
-        const plan = serverPlan(query);
-        assert.deepEqual(plan.conditions.map((c) => [c.attribute, c.op]), [[field, op]], query);
-        assert.equal(plan.term?.text, q);
-      }),
+      fc.property(
+        fc.constantFrom(...ops),
+        fc.constantFrom('name', 'price'),
+        textArb,
+        numberArb,
+        fc.option(textArb, { nil: undefined }),
+        (op, field, text, number, q) => {
+          fc.pre(op !== 'like' || field === 'name');
+          const one = field === 'name' ? text : number;
+          const value =
+            OPERATORS[op] === 'none'
+              ? true
+              : OPERATORS[op] === 'one'
+                ? one
+                : OPERATORS[op] === 'two'
+                  ? [one, one]
+                  : [one];
+          const query = searchParams(
+            listQuery({
+              filter: { [`${field}_${op}`]: value, ...(q !== undefined && { q }) },
+              sort: { field: 'name', order: 'ASC' },
+              pagination: { page: 2, perPage: 7 },
+            }),
+          );
+          const plan = serverPlan(query);
+          assert.deepEqual(
+            plan.conditions.map((c) => [c.attribute, c.op]),
+            [[field, op]],
+            query,
+          );
+          assert.equal(plan.term?.text, q);
+        },
+      ),
     );
   });
 
   it('returns eq for a plain key, in for an array, null for null, the operators of a nested object, and nothing for empty values', () => {
-    assert.deepEqual(filterConditions({ name: 'a', price: [1, 2], seenAt: null, deletedAt_nn: false, sku: '', tags: [] }), [
-      { field: 'name', op: 'eq', value: 'a' },
-      { field: 'price', op: 'in', value: [1, 2] },
-      { field: 'seenAt', op: 'null' },
-    ]);
+    assert.deepEqual(
+      filterConditions({ name: 'a', price: [1, 2], seenAt: null, deletedAt_nn: false, sku: '', tags: [] }),
+      [
+        { field: 'name', op: 'eq', value: 'a' },
+        { field: 'price', op: 'in', value: [1, 2] },
+        { field: 'seenAt', op: 'null' },
+      ],
+    );
     assert.deepEqual(filterConditions({ price: { gte: 1, lt: 9 }, created_at: '2024' }), [
       { field: 'price', op: 'gte', value: 1 },
       { field: 'price', op: 'lt', value: 9 },
@@ -114,9 +231,18 @@ describe('the react-admin provider query', () => {
   });
 
   it('writes a list with a comma in the bracket form, dates in ISO 8601, and json as JSON', () => {
-    assert.equal(searchParams({ conditions: [{ field: 'name', op: 'in', value: ['a,b', 'c'] }] }), 'filter[name][in][]=a%2Cb&filter[name][in][]=c');
-    assert.equal(searchParams({ conditions: [{ field: 'seenAt', op: 'gte', value: new Date(0) }] }), 'filter[seenAt][gte]=1970-01-01T00%3A00%3A00.000Z');
-    assert.equal(searchParams({ conditions: [{ field: 'tags', op: 'json', value: ['red'] }] }), `filter[tags][json]=${encodeURIComponent('["red"]')}`);
+    assert.equal(
+      searchParams({ conditions: [{ field: 'name', op: 'in', value: ['a,b', 'c'] }] }),
+      'filter[name][in][]=a%2Cb&filter[name][in][]=c',
+    );
+    assert.equal(
+      searchParams({ conditions: [{ field: 'seenAt', op: 'gte', value: new Date(0) }] }),
+      'filter[seenAt][gte]=1970-01-01T00%3A00%3A00.000Z',
+    );
+    assert.equal(
+      searchParams({ conditions: [{ field: 'tags', op: 'json', value: ['red'] }] }),
+      `filter[tags][json]=${encodeURIComponent('["red"]')}`,
+    );
     const plan = serverPlan(searchParams({ conditions: [{ field: 'name', op: 'in', value: ['a,b', 'c'] }] }));
     assert.deepEqual(plan.conditions[0]!.values, ['a,b', 'c']);
   });
@@ -124,7 +250,23 @@ describe('the react-admin provider query', () => {
 
 describe('FilterOperator', () => {
   it("is exactly the server's operators (OPERATORS)", () => {
-    const both: Record<FilterOperator, true> & Record<Operator, true> = { eq: true, neq: true, like: true, gt: true, gte: true, lt: true, lte: true, gtn: true, ltn: true, json: true, in: true, nin: true, btw: true, nn: true, null: true };
+    const both: Record<FilterOperator, true> & Record<Operator, true> = {
+      eq: true,
+      neq: true,
+      like: true,
+      gt: true,
+      gte: true,
+      lt: true,
+      lte: true,
+      gtn: true,
+      ltn: true,
+      json: true,
+      in: true,
+      nin: true,
+      btw: true,
+      nn: true,
+      null: true,
+    };
     type Same = [FilterOperator] extends [Operator] ? ([Operator] extends [FilterOperator] ? true : false) : false;
     const same: Same = true;
     assert.ok(same);

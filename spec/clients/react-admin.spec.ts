@@ -12,18 +12,36 @@ import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { DataProviderContext, fetchUtils, useDataProvider, withLifecycleCallbacks, type DataProvider } from 'ra-core';
-import { dataProvider, HttpError, type KoaFastCrudDataProvider, type ReactAdminOptions } from 'koa-fast-crud/react-admin';
+import {
+  dataProvider,
+  HttpError,
+  type KoaFastCrudDataProvider,
+  type ReactAdminOptions,
+} from 'koa-fast-crud/react-admin';
 import { stableId } from '../../docs/examples/demo/seed.js';
 import { serveDemoInSuite } from '../support/demo.js';
 
 /** The provider as react-admin components get it: ra-core's `useDataProvider()` proxy over ours. */
-function throughRaCore(provider: DataProvider): DataProvider & Pick<KoaFastCrudDataProvider, 'softDelete' | 'restore' | 'softDeleteMany' | 'restoreMany' | 'getOptions'> {
+function throughRaCore(
+  provider: DataProvider,
+): DataProvider &
+  Pick<KoaFastCrudDataProvider, 'softDelete' | 'restore' | 'softDeleteMany' | 'restoreMany' | 'getOptions'> {
   let grabbed: DataProvider | undefined;
   const Grab = () => {
     grabbed = useDataProvider();
     return null;
   };
-  renderToString(h(MemoryRouter, null, h(QueryClientProvider, { client: new QueryClient() }, h(DataProviderContext.Provider, { value: provider }, h(Grab)))));
+  renderToString(
+    h(
+      MemoryRouter,
+      null,
+      h(
+        QueryClientProvider,
+        { client: new QueryClient() },
+        h(DataProviderContext.Provider, { value: provider }, h(Grab)),
+      ),
+    ),
+  );
   assert.ok(grabbed, 'useDataProvider gave nothing');
   return grabbed as never;
 }
@@ -41,7 +59,12 @@ async function quietly<T>(fn: () => Promise<T>): Promise<T> {
 
 /** The rejection of `promise`, which must be one. */
 async function rejection(promise: Promise<unknown>): Promise<HttpError> {
-  const error = await quietly(() => promise.then(() => assert.fail('resolved'), (e: unknown) => e));
+  const error = await quietly(() =>
+    promise.then(
+      () => assert.fail('resolved'),
+      (e: unknown) => e,
+    ),
+  );
   assert.ok(error instanceof HttpError, String(error));
   return error;
 }
@@ -63,7 +86,8 @@ after(() => {
 for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
   describe(`koa-fast-crud/react-admin through ra-core, over ${transport}`, () => {
     const demo = serveDemoInSuite();
-    const options = (extra: ReactAdminOptions = {}): ReactAdminOptions => (transport === 'fetch' ? extra : { ...extra, httpClient: fetchUtils.fetchJson });
+    const options = (extra: ReactAdminOptions = {}): ReactAdminOptions =>
+      transport === 'fetch' ? extra : { ...extra, httpClient: fetchUtils.fetchJson };
     let ra: ReturnType<typeof throughRaCore>;
     before(() => {
       const provider: DataProvider = dataProvider(`${demo().url}/api`, options());
@@ -71,26 +95,47 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
     });
 
     it('getList: filters (q is the term search, a suffix an operator), sort and pagination, total from meta.pagination', async () => {
-      const page = await ra.getList('products', { filter: { q: 'o', price_gte: 20 }, sort: { field: 'price', order: 'DESC' }, pagination: { page: 1, perPage: 2 } });
+      const page = await ra.getList('products', {
+        filter: { q: 'o', price_gte: 20 },
+        sort: { field: 'price', order: 'DESC' },
+        pagination: { page: 1, perPage: 2 },
+      });
       assert.deepEqual(names(page.data), ['Cast Iron Pan', 'Designing Data-Intensive Applications']);
       assert.equal(page.total, 5);
-      const second = await ra.getList('products', { filter: { q: 'o', price_gte: 20 }, sort: { field: 'price', order: 'DESC' }, pagination: { page: 3, perPage: 2 } });
+      const second = await ra.getList('products', {
+        filter: { q: 'o', price_gte: 20 },
+        sort: { field: 'price', order: 'DESC' },
+        pagination: { page: 3, perPage: 2 },
+      });
       assert.deepEqual(names(second.data), ['Folding Spade']);
     });
 
     it('getList: plain keys are eq, arrays in, nested objects name operators, nn reaches the trash, relation paths pass', async () => {
-      const list = (filter: object) => ra.getList('products', { filter, sort: { field: 'name', order: 'ASC' }, pagination: { page: 1, perPage: 50 } });
+      const list = (filter: object) =>
+        ra.getList('products', { filter, sort: { field: 'name', order: 'ASC' }, pagination: { page: 1, perPage: 50 } });
       assert.deepEqual(names((await list({ sku: 'BK-001' })).data), ['The Pragmatic Programmer']);
       assert.deepEqual(names((await list({ sku: ['GD-001', 'GD-002'] })).data), ['Folding Spade', 'Watering Can']);
       assert.deepEqual(names((await list({ price: { btw: [20, 36] } })).data), ['Folding Spade', 'Wooden Train Set']);
       assert.deepEqual(names((await list({ price_lt: 13, name_like: 'CAN' })).data), ['Watering Can']);
       assert.deepEqual(names((await list({ deletedAt_nn: true })).data), ['Kite']);
-      assert.deepEqual(names((await list({ deletedAt_nn: false, 'category.name': 'Garden' })).data), ['Folding Spade', 'Watering Can']);
-      assert.equal((await list({ name: '', price_gte: undefined, sku: [] })).total, 7, 'empty filter inputs add nothing');
+      assert.deepEqual(names((await list({ deletedAt_nn: false, 'category.name': 'Garden' })).data), [
+        'Folding Spade',
+        'Watering Can',
+      ]);
+      assert.equal(
+        (await list({ name: '', price_gte: undefined, sku: [] })).total,
+        7,
+        'empty filter inputs add nothing',
+      );
     });
 
     it('getList: meta.include loads associations', async () => {
-      const page = await ra.getList('products', { filter: { sku: 'KT-001' }, sort: { field: 'id', order: 'ASC' }, pagination: { page: 1, perPage: 5 }, meta: { include: ['category'] } });
+      const page = await ra.getList('products', {
+        filter: { sku: 'KT-001' },
+        sort: { field: 'id', order: 'ASC' },
+        pagination: { page: 1, perPage: 5 },
+        meta: { include: ['category'] },
+      });
       assert.equal(page.data[0].category.name, 'Kitchen');
     });
 
@@ -98,18 +143,32 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
       assert.equal((await ra.getOne('products', { id: pan })).data.name, 'Cast Iron Pan');
       const many = await ra.getMany('products', { ids: [pan, spade] });
       assert.deepEqual(names(many.data).sort(), ['Cast Iron Pan', 'Folding Spade']);
-      const reference = await ra.getManyReference('products', { target: 'categoryId', id: books, filter: {}, sort: { field: 'name', order: 'ASC' }, pagination: { page: 1, perPage: 1 } });
+      const reference = await ra.getManyReference('products', {
+        target: 'categoryId',
+        id: books,
+        filter: {},
+        sort: { field: 'name', order: 'ASC' },
+        pagination: { page: 1, perPage: 1 },
+      });
       assert.deepEqual(names(reference.data), ['Designing Data-Intensive Applications']);
       assert.equal(reference.total, 2);
     });
 
     it('create, update, updateMany, delete and deleteMany', async () => {
-      const created = await ra.create('products', { data: { sku: `RA-${transport.length}`, name: 'Trowel', price: 9.5, categoryId: stableId('category:Garden') } });
+      const created = await ra.create('products', {
+        data: { sku: `RA-${transport.length}`, name: 'Trowel', price: 9.5, categoryId: stableId('category:Garden') },
+      });
       assert.equal(created.data.name, 'Trowel');
       const id = created.data.id;
-      const updated = await ra.update('products', { id, data: { ...created.data, name: 'Hand Trowel' }, previousData: created.data });
+      const updated = await ra.update('products', {
+        id,
+        data: { ...created.data, name: 'Hand Trowel' },
+        previousData: created.data,
+      });
       assert.equal(updated.data.name, 'Hand Trowel');
-      const second = await ra.create('products', { data: { sku: `RB-${transport.length}`, name: 'Rake', price: 15, categoryId: stableId('category:Garden') } });
+      const second = await ra.create('products', {
+        data: { sku: `RB-${transport.length}`, name: 'Rake', price: 15, categoryId: stableId('category:Garden') },
+      });
       const ids = [id, second.data.id];
       assert.deepEqual((await ra.updateMany('products', { ids, data: { price: 11 } })).data, ids);
       const prices = (await ra.getMany('products', { ids })).data.map((row) => Number(row.price));
@@ -125,7 +184,16 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
     it('softDelete, softDeleteMany, restore and restoreMany, the extra methods', async () => {
       const trashed = await ra.softDelete('products', { id: spade });
       assert.notEqual(trashed.data['deletedAt'], null);
-      const live = async () => names((await ra.getList('products', { filter: { sku: ['GD-001', 'GD-002'] }, sort: { field: 'name', order: 'ASC' }, pagination: { page: 1, perPage: 5 } })).data);
+      const live = async () =>
+        names(
+          (
+            await ra.getList('products', {
+              filter: { sku: ['GD-001', 'GD-002'] },
+              sort: { field: 'name', order: 'ASC' },
+              pagination: { page: 1, perPage: 5 },
+            })
+          ).data,
+        );
       assert.deepEqual(await live(), ['Watering Can']);
       assert.equal((await ra.restore('products', { id: spade })).data['deletedAt'], null);
       assert.deepEqual(await live(), ['Folding Spade', 'Watering Can']);
@@ -138,7 +206,10 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
 
     it('getOptions: label and value pairs from the options route', async () => {
       const { data } = await ra.getOptions('categories', { label: 'name' });
-      assert.deepEqual(data.map((item) => item.label), ['Books', 'Garden', 'Kitchen', 'Music', 'Toys']);
+      assert.deepEqual(
+        data.map((item) => item.label),
+        ['Books', 'Garden', 'Kitchen', 'Music', 'Toys'],
+      );
       assert.equal(data[0]!.value, books);
     });
 
@@ -147,7 +218,9 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
       assert.equal(error.status, 400);
       assert.deepEqual(error.body?.['errors'], { price: 'A price is never negative' });
       assert.equal(error.message, 'A price is never negative');
-      const unique = await rejection(ra.create('products', { data: { sku: 'BK-001', name: 'Copy', price: 1, categoryId: books } }));
+      const unique = await rejection(
+        ra.create('products', { data: { sku: 'BK-001', name: 'Copy', price: 1, categoryId: books } }),
+      );
       assert.equal(unique.status, 409);
       assert.deepEqual(Object.keys(unique.body?.['errors'] as object), ['sku']);
     });
@@ -160,7 +233,9 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
         return { status: response.status, body };
       };
       const viaText = throughRaCore(dataProvider(`${demo().url}/api`, { httpClient: textClient as never }));
-      const error = await rejection(viaText.update('products', { id: pan, data: { price: -1 }, previousData: { id: pan } }));
+      const error = await rejection(
+        viaText.update('products', { id: pan, data: { price: -1 }, previousData: { id: pan } }),
+      );
       assert.deepEqual([error.status, error.body?.['errors']], [400, { price: 'A price is never negative' }]);
     });
 
@@ -171,7 +246,16 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
         return { 'x-demo-abilities': 'shop.access.search' };
       };
       const guarded = throughRaCore(dataProvider(`${demo().url}/api`, options({ headers })));
-      assert.equal((await guarded.getList('categories', { filter: {}, sort: { field: 'name', order: 'ASC' }, pagination: { page: 1, perPage: 1 } })).total, 5);
+      assert.equal(
+        (
+          await guarded.getList('categories', {
+            filter: {},
+            sort: { field: 'name', order: 'ASC' },
+            pagination: { page: 1, perPage: 1 },
+          })
+        ).total,
+        5,
+      );
       const denied = await rejection(guarded.create('categories', { data: { name: 'Denied' } }));
       assert.equal(denied.status, 403);
       assert.equal(denied.message, 'This action needs the ability shop.access.create');
@@ -180,14 +264,29 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
     });
 
     it('turns an unknown operator into an Error in the client, sending nothing', async () => {
-      await assert.rejects(quietly(() => ra.getList('products', { filter: { price: { above: 3 } }, sort: { field: 'id', order: 'ASC' }, pagination: { page: 1, perPage: 1 } })), /unknown filter operator "above" on "price"/);
+      await assert.rejects(
+        quietly(() =>
+          ra.getList('products', {
+            filter: { price: { above: 3 } },
+            sort: { field: 'id', order: 'ASC' },
+            pagination: { page: 1, perPage: 1 },
+          }),
+        ),
+        /unknown filter operator "above" on "price"/,
+      );
     });
 
     it('gives an export link for a list filter and sort that downloads the CSV', async () => {
       const provider = dataProvider(`${demo().url}/api`, options());
       const url = provider.exportUrl('products', { filter: { q: 'gd' }, sort: { field: 'price', order: 'DESC' } });
       const csv = await (await fetch(url)).text();
-      assert.deepEqual(csv.trim().split(/\r?\n/).map((line) => line.split(',')[0]), ['SKU', 'GD-001', 'GD-002']);
+      assert.deepEqual(
+        csv
+          .trim()
+          .split(/\r?\n/)
+          .map((line) => line.split(',')[0]),
+        ['SKU', 'GD-001', 'GD-002'],
+      );
     });
   });
 }
@@ -200,11 +299,23 @@ describe('koa-fast-crud/react-admin with ra-core helpers', () => {
     const provider = withLifecycleCallbacks(dataProvider(`${demo().url}/api`), [
       { resource: 'categories', afterGetList: async (result) => (seen.push('afterGetList'), result) },
     ]);
-    const page = await provider.getList('categories', { filter: {}, sort: { field: 'name', order: 'ASC' }, pagination: { page: 1, perPage: 2 } });
+    const page = await provider.getList('categories', {
+      filter: {},
+      sort: { field: 'name', order: 'ASC' },
+      pagination: { page: 1, perPage: 2 },
+    });
     assert.deepEqual(names(page.data), ['Books', 'Garden']);
     assert.deepEqual(seen, ['afterGetList']);
     const controller = new AbortController();
     controller.abort();
-    await assert.rejects(provider.getList('categories', { filter: {}, sort: { field: 'name', order: 'ASC' }, pagination: { page: 1, perPage: 2 }, signal: controller.signal }), { name: 'AbortError' });
+    await assert.rejects(
+      provider.getList('categories', {
+        filter: {},
+        sort: { field: 'name', order: 'ASC' },
+        pagination: { page: 1, perPage: 2 },
+        signal: controller.signal,
+      }),
+      { name: 'AbortError' },
+    );
   });
 });

@@ -18,13 +18,43 @@ const spade = stableId('product:GD-001');
 
 /** Every operator Refine has: the supported ones map, the rest throw. */
 const ALL_OPERATORS: Readonly<Record<CrudOperators, true>> = {
-  eq: true, ne: true, eqs: true, nes: true, lt: true, gt: true, lte: true, gte: true, in: true, nin: true, ina: true, nina: true,
-  contains: true, ncontains: true, containss: true, ncontainss: true, between: true, nbetween: true, null: true, nnull: true,
-  startswith: true, nstartswith: true, startswiths: true, nstartswiths: true, endswith: true, nendswith: true, endswiths: true, nendswiths: true, or: true, and: true,
+  eq: true,
+  ne: true,
+  eqs: true,
+  nes: true,
+  lt: true,
+  gt: true,
+  lte: true,
+  gte: true,
+  in: true,
+  nin: true,
+  ina: true,
+  nina: true,
+  contains: true,
+  ncontains: true,
+  containss: true,
+  ncontainss: true,
+  between: true,
+  nbetween: true,
+  null: true,
+  nnull: true,
+  startswith: true,
+  nstartswith: true,
+  startswiths: true,
+  nstartswiths: true,
+  endswith: true,
+  nendswith: true,
+  endswiths: true,
+  nendswiths: true,
+  or: true,
+  and: true,
 };
 
 async function refusal(promise: Promise<unknown>): Promise<HttpError> {
-  const error = await promise.then(() => assert.fail('resolved'), (e: unknown) => e);
+  const error = await promise.then(
+    () => assert.fail('resolved'),
+    (e: unknown) => e,
+  );
   assert.ok(error instanceof HttpError, String(error));
   const typed: RefineHttpError = error;
   return typed as HttpError;
@@ -37,21 +67,44 @@ describe('koa-fast-crud/refine against the demo', () => {
   it('getList maps every supported CrudFilter operator to the server operator that finds the same rows', async () => {
     const examples: Record<RefineOperator, [CrudFilter[], string[]]> = {
       eq: [[{ field: 'sku', operator: 'eq', value: 'BK-001' }], ['The Pragmatic Programmer']],
-      ne: [[{ field: 'sku', operator: 'ne', value: 'BK-001' }, { field: 'price', operator: 'lt', value: 30 }], ['Folding Spade', 'Watering Can']],
+      ne: [
+        [
+          { field: 'sku', operator: 'ne', value: 'BK-001' },
+          { field: 'price', operator: 'lt', value: 30 },
+        ],
+        ['Folding Spade', 'Watering Can'],
+      ],
       lt: [[{ field: 'price', operator: 'lt', value: 24 }], ['Watering Can']],
       gt: [[{ field: 'price', operator: 'gt', value: 54 }], ['Ukulele']],
       lte: [[{ field: 'price', operator: 'lte', value: 24 }], ['Folding Spade', 'Watering Can']],
       gte: [[{ field: 'price', operator: 'gte', value: 54 }], ['Cast Iron Pan', 'Ukulele']],
-      in: [[{ field: 'sku', operator: 'in', value: ['BK-001', 'GD-002'] }], ['The Pragmatic Programmer', 'Watering Can']],
-      nin: [[{ field: 'sku', operator: 'nin', value: ['BK-001', 'BK-002', 'GD-001', 'GD-002', 'KT-001'] }], ['Ukulele', 'Wooden Train Set']],
+      in: [
+        [{ field: 'sku', operator: 'in', value: ['BK-001', 'GD-002'] }],
+        ['The Pragmatic Programmer', 'Watering Can'],
+      ],
+      nin: [
+        [{ field: 'sku', operator: 'nin', value: ['BK-001', 'BK-002', 'GD-001', 'GD-002', 'KT-001'] }],
+        ['Ukulele', 'Wooden Train Set'],
+      ],
       contains: [[{ field: 'name', operator: 'contains', value: 'pan' }], ['Cast Iron Pan']],
       between: [[{ field: 'price', operator: 'between', value: [24, 35] }], ['Folding Spade', 'Wooden Train Set']],
-      null: [[{ field: 'deletedAt', operator: 'null', value: undefined }, { field: 'price', operator: 'lt', value: 19 }], ['Watering Can']],
+      null: [
+        [
+          { field: 'deletedAt', operator: 'null', value: undefined },
+          { field: 'price', operator: 'lt', value: 19 },
+        ],
+        ['Watering Can'],
+      ],
       nnull: [[{ field: 'deletedAt', operator: 'nnull', value: true }], ['Kite']],
     };
     assert.deepEqual(Object.keys(examples).sort(), Object.keys(REFINE_OPERATORS).sort());
     for (const [operator, [filters, expected]] of Object.entries(examples)) {
-      const { data, total } = await provider().getList({ resource: 'products', filters, sorters: [{ field: 'name', order: 'asc' }], pagination: { currentPage: 1, pageSize: 20 } });
+      const { data, total } = await provider().getList({
+        resource: 'products',
+        filters,
+        sorters: [{ field: 'name', order: 'asc' }],
+        pagination: { currentPage: 1, pageSize: 20 },
+      });
       assert.deepEqual(names(data), expected, operator);
       assert.equal(total, expected.length, operator);
     }
@@ -59,42 +112,95 @@ describe('koa-fast-crud/refine against the demo', () => {
 
   it('throws a clear Error for every other Refine operator, before any request', async () => {
     let requests = 0;
-    const counting = dataProvider(`${demo().url}/api`, { fetch: (url, init) => ((requests += 1), fetch(url, init as RequestInit)) });
+    const counting = dataProvider(`${demo().url}/api`, {
+      fetch: (url, init) => ((requests += 1), fetch(url, init as RequestInit)),
+    });
     const others = (Object.keys(ALL_OPERATORS) as CrudOperators[]).filter((op) => !Object.hasOwn(REFINE_OPERATORS, op));
     assert.equal(others.length, 30 - 12);
     for (const operator of others) {
-      const filter = (operator === 'or' || operator === 'and' ? { operator, value: [{ field: 'name', operator: 'eq', value: 'x' }] } : { field: 'name', operator, value: 'x' }) as CrudFilter;
-      await assert.rejects(counting.getList({ resource: 'products', filters: [filter] }), new RegExp(`the filter operator "${operator}".* has no equivalent in koa-fast-crud`), operator);
+      const filter = (
+        operator === 'or' || operator === 'and'
+          ? { operator, value: [{ field: 'name', operator: 'eq', value: 'x' }] }
+          : { field: 'name', operator, value: 'x' }
+      ) as CrudFilter;
+      await assert.rejects(
+        counting.getList({ resource: 'products', filters: [filter] }),
+        new RegExp(`the filter operator "${operator}".* has no equivalent in koa-fast-crud`),
+        operator,
+      );
     }
     assert.equal(requests, 0);
   });
 
   it('getList: sorters, pages (currentPage, or the older current), the term search on q, pagination off, meta.include', async () => {
     const list = provider().getList;
-    const page = await list({ resource: 'products', filters: [{ field: 'q', operator: 'contains', value: 'o' }, { field: 'price', operator: 'gte', value: 20 }], sorters: [{ field: 'price', order: 'desc' }], pagination: { currentPage: 2, pageSize: 2 } });
+    const page = await list({
+      resource: 'products',
+      filters: [
+        { field: 'q', operator: 'contains', value: 'o' },
+        { field: 'price', operator: 'gte', value: 20 },
+      ],
+      sorters: [{ field: 'price', order: 'desc' }],
+      pagination: { currentPage: 2, pageSize: 2 },
+    });
     assert.deepEqual(names(page.data), ['The Pragmatic Programmer', 'Wooden Train Set']);
     assert.equal(page.total, 5);
-    const older = await list({ resource: 'products', sorters: [{ field: 'price', order: 'asc' }], pagination: { current: 2, pageSize: 3 } as never });
-    assert.deepEqual(names(older.data), ['The Pragmatic Programmer', 'Designing Data-Intensive Applications', 'Cast Iron Pan']);
+    const older = await list({
+      resource: 'products',
+      sorters: [{ field: 'price', order: 'asc' }],
+      pagination: { current: 2, pageSize: 3 } as never,
+    });
+    assert.deepEqual(names(older.data), [
+      'The Pragmatic Programmer',
+      'Designing Data-Intensive Applications',
+      'Cast Iron Pan',
+    ]);
     const all = await list({ resource: 'products', pagination: { mode: 'off' } });
     assert.equal(all.data.length, 7);
-    const included = await list({ resource: 'products', filters: [{ field: 'sku', operator: 'eq', value: 'KT-001' }], meta: { include: ['category'] } });
+    const included = await list({
+      resource: 'products',
+      filters: [{ field: 'sku', operator: 'eq', value: 'KT-001' }],
+      meta: { include: ['category'] },
+    });
     assert.equal(included.data[0]!['category'].name, 'Kitchen');
-    const empty = await list({ resource: 'products', filters: [{ field: 'name', operator: 'contains', value: '' }, { field: 'sku', operator: 'in', value: [] }] });
+    const empty = await list({
+      resource: 'products',
+      filters: [
+        { field: 'name', operator: 'contains', value: '' },
+        { field: 'sku', operator: 'in', value: [] },
+      ],
+    });
     assert.equal(empty.total, 7, 'cleared filter inputs add nothing');
   });
 
   it('getOne, getMany, create, update, deleteOne, updateMany, deleteMany', async () => {
     const p = provider();
     assert.equal((await p.getOne({ resource: 'products', id: pan })).data['name'], 'Cast Iron Pan');
-    assert.deepEqual(names((await p.getMany!({ resource: 'products', ids: [pan, spade] })).data).sort(), ['Cast Iron Pan', 'Folding Spade']);
-    const created = await p.create({ resource: 'products', variables: { sku: 'RF-001', name: 'Hoe', price: 12, categoryId: stableId('category:Garden') } });
+    assert.deepEqual(names((await p.getMany!({ resource: 'products', ids: [pan, spade] })).data).sort(), [
+      'Cast Iron Pan',
+      'Folding Spade',
+    ]);
+    const created = await p.create({
+      resource: 'products',
+      variables: { sku: 'RF-001', name: 'Hoe', price: 12, categoryId: stableId('category:Garden') },
+    });
     const id = created.data['id'] as string;
     assert.equal(created.data['name'], 'Hoe');
-    assert.equal((await p.update({ resource: 'products', id, variables: { name: 'Garden Hoe' } })).data['name'], 'Garden Hoe');
-    const second = await p.create({ resource: 'products', variables: { sku: 'RF-002', name: 'Fork', price: 14, categoryId: stableId('category:Garden') } });
+    assert.equal(
+      (await p.update({ resource: 'products', id, variables: { name: 'Garden Hoe' } })).data['name'],
+      'Garden Hoe',
+    );
+    const second = await p.create({
+      resource: 'products',
+      variables: { sku: 'RF-002', name: 'Fork', price: 14, categoryId: stableId('category:Garden') },
+    });
     const ids = [id, second.data['id'] as string];
-    assert.deepEqual((await p.updateMany!({ resource: 'products', ids, variables: { price: 13 } })).data.map((row) => Number(row['price'])), [13, 13]);
+    assert.deepEqual(
+      (await p.updateMany!({ resource: 'products', ids, variables: { price: 13 } })).data.map((row) =>
+        Number(row['price']),
+      ),
+      [13, 13],
+    );
     assert.deepEqual((await p.deleteOne({ resource: 'products', id })).data, { id });
     assert.equal((await refusal(p.getOne({ resource: 'products', id }))).statusCode, 404);
     assert.deepEqual((await p.deleteMany!({ resource: 'products', ids: [ids[1]!] })).data, [{ id: ids[1] }]);
@@ -103,10 +209,20 @@ describe('koa-fast-crud/refine against the demo', () => {
 
   it('custom: a URL relative to the api URL or absolute, with filters, sorters and query, and a payload', async () => {
     const p = provider();
-    const reply = await p.custom!({ url: 'products', method: 'get', filters: [{ field: 'price', operator: 'lt', value: 20 }], sorters: [{ field: 'price', order: 'desc' }], query: { perPage: 1, page: undefined, trashed: null } });
+    const reply = await p.custom!({
+      url: 'products',
+      method: 'get',
+      filters: [{ field: 'price', operator: 'lt', value: 20 }],
+      sorters: [{ field: 'price', order: 'desc' }],
+      query: { perPage: 1, page: undefined, trashed: null },
+    });
     // Query entries without a value are left out (not sent as 'undefined' or 'null').
     assert.deepEqual(names(reply.data as never), ['Watering Can']);
-    const options = await p.custom!({ url: `${demo().url}/api/categories/options`, method: 'get', query: { label: 'name' } });
+    const options = await p.custom!({
+      url: `${demo().url}/api/categories/options`,
+      method: 'get',
+      query: { label: 'name' },
+    });
     assert.equal((options.data as unknown as unknown[]).length, 5);
     const created = await p.custom!({ url: 'categories', method: 'post', payload: { name: 'Custom' } });
     assert.equal(created.data['name'], 'Custom');
@@ -114,7 +230,16 @@ describe('koa-fast-crud/refine against the demo', () => {
 
   it('softDelete, restore and getOptions, the extra methods', async () => {
     const p = dataProvider(`${demo().url}/api`);
-    const live = async () => names((await p.getList({ resource: 'products', filters: [{ field: 'categoryId', operator: 'eq', value: stableId('category:Garden') }], sorters: [{ field: 'name', order: 'asc' }] })).data);
+    const live = async () =>
+      names(
+        (
+          await p.getList({
+            resource: 'products',
+            filters: [{ field: 'categoryId', operator: 'eq', value: stableId('category:Garden') }],
+            sorters: [{ field: 'name', order: 'asc' }],
+          })
+        ).data,
+      );
     assert.notEqual((await p.softDelete({ resource: 'products', id: spade })).data['deletedAt'], null);
     assert.deepEqual(await live(), ['Watering Can']);
     assert.equal((await p.restore({ resource: 'products', id: spade })).data['deletedAt'], null);
@@ -128,7 +253,10 @@ describe('koa-fast-crud/refine against the demo', () => {
     assert.equal(failed.statusCode, 400);
     assert.deepEqual(failed.errors, { price: 'A price is never negative' });
     assert.equal(failed.message, 'A price is never negative');
-    assert.deepEqual(failed.items.map((item) => item.error), ['schema']);
+    assert.deepEqual(
+      failed.items.map((item) => item.error),
+      ['schema'],
+    );
     const guarded = dataProvider(`${demo().url}/api`, { headers: { 'x-demo-abilities': 'shop.access.search' } });
     const denied = await refusal(guarded.deleteOne({ resource: 'products', id: pan }));
     assert.equal(denied.statusCode, 403);

@@ -24,10 +24,16 @@ describe('includesFor', () => {
   });
 
   it('returns no condition of its own for a paranoid model (Sequelize adds it), nor for a model without the deleted-at field', () => {
-    assert.deepEqual(includesFor(Product, ['note.title'], 'deleted_at'), [{ association: 'note', attributes: ['title'], required: false, include: [] }]);
+    assert.deepEqual(includesFor(Product, ['note.title'], 'deleted_at'), [
+      { association: 'note', attributes: ['title'], required: false, include: [] },
+    ]);
     // The deleted-at field defaults to the configuration's default, deleted_at.
-    assert.deepEqual(includesFor(Product, ['category.name']), [{ association: 'category', attributes: ['name'], required: false, include: [], where: { deletedAt: null } }]);
-    assert.deepEqual(includesFor(Product, ['category.name'], 'archived_at'), [{ association: 'category', attributes: ['name'], required: false, include: [] }]);
+    assert.deepEqual(includesFor(Product, ['category.name']), [
+      { association: 'category', attributes: ['name'], required: false, include: [], where: { deletedAt: null } },
+    ]);
+    assert.deepEqual(includesFor(Product, ['category.name'], 'archived_at'), [
+      { association: 'category', attributes: ['name'], required: false, include: [] },
+    ]);
   });
 
   it('returns nothing for a path through an unknown association', () => {
@@ -41,13 +47,21 @@ for (const dialect of DIALECTS) {
     const snapshots = snapshotFile(new URL(`__snapshots__/include-sql.${dialect}.json`, import.meta.url).pathname);
     after(() => snapshots.finish());
     const cases: Record<string, () => Includeable[]> = {
-      'category name, soft-deleted categories left out of the join': () => includesFor(Product, ['sku', 'category.name'], 'deleted_at'),
-      'paranoid note title, destroyed notes left out of the join': () => includesFor(Product, ['sku', 'note.title'], 'deleted_at'),
+      'category name, soft-deleted categories left out of the join': () =>
+        includesFor(Product, ['sku', 'category.name'], 'deleted_at'),
+      'paranoid note title, destroyed notes left out of the join': () =>
+        includesFor(Product, ['sku', 'note.title'], 'deleted_at'),
     };
 
     for (const [name, make] of Object.entries(cases)) {
       it(`compiles the ${name} to its snapshot (a left join, the condition in ON)`, async () => {
-        const sql = await selectSql(Product, { attributes: ['sku'], include: make(), where: { deletedAt: null }, order: [['id', 'ASC']], limit: 2 });
+        const sql = await selectSql(Product, {
+          attributes: ['sku'],
+          include: make(),
+          where: { deletedAt: null },
+          order: [['id', 'ASC']],
+          limit: 2,
+        });
         assert.match(sql, /LEFT OUTER JOIN/);
         snapshots.match(name, sql);
       });

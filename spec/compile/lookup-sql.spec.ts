@@ -18,7 +18,10 @@ describe('compileLookup', () => {
       where: { id: ID, deletedAt: { [Op.ne]: null } },
       paranoid: false,
     });
-    assert.deepEqual(compileLookup({ where: { id: 7, deletedAt: null }, paranoid: true }), { where: { id: 7, deletedAt: null }, paranoid: true });
+    assert.deepEqual(compileLookup({ where: { id: 7, deletedAt: null }, paranoid: true }), {
+      where: { id: 7, deletedAt: null },
+      paranoid: true,
+    });
   });
 
   it('returns the transaction with a row lock when given one', () => {
@@ -43,7 +46,8 @@ for (const dialect of DIALECTS) {
       'active record': () => [Product, lookupFor(Product, 'id', ID.toUpperCase(), 'active', 'deletedAt')] as const,
       'trashed record': () => [Product, lookupFor(Product, 'id', ID, 'trashed', 'deletedAt')] as const,
       'any record': () => [Product, lookupFor(Product, 'id', ID, 'any', 'deletedAt')] as const,
-      'by a mapped find field, hostile id': () => [Product, lookupFor(Product, 'deleted_by', "x' OR '1'='1", 'any', 'deletedAt')] as const,
+      'by a mapped find field, hostile id': () =>
+        [Product, lookupFor(Product, 'deleted_by', "x' OR '1'='1", 'any', 'deletedAt')] as const,
       'active record of a paranoid model': () => [Note, lookupFor(Note, 'id', ID, 'active', 'deletedAt')] as const,
       'trashed record of a paranoid model': () => [Note, lookupFor(Note, 'id', ID, 'trashed', 'deletedAt')] as const,
     };

@@ -13,21 +13,51 @@ import { snapshotFile } from '../support/snapshots.js';
 import { DIALECTS, offlineSequelize, selectSql } from '../support/sql.js';
 import { outsideLiterals } from '../support/sql-literals.js';
 
-const base: SearchPlan = { conditions: [], term: null, order: [['id', 'ASC']], page: { page: 1, perPage: 10 }, trashed: false };
-const through = (relation: string[], attribute: string, op: Condition['op'], values: unknown[], column = attribute): Condition => ({ attribute, column, op, values, relation });
+const base: SearchPlan = {
+  conditions: [],
+  term: null,
+  order: [['id', 'ASC']],
+  page: { page: 1, perPage: 10 },
+  trashed: false,
+};
+const through = (
+  relation: string[],
+  attribute: string,
+  op: Condition['op'],
+  values: unknown[],
+  column = attribute,
+): Condition => ({ attribute, column, op, values, relation });
 
 /** Each plan shows one thing: a condition at each depth and kind of association, a relation sort, includes. */
 const PLANS: Record<string, SearchPlan> = {
   'belongs-to like, hostile text': { ...base, conditions: [through(['category'], 'name', 'like', ["it's 50%_"])] },
   'belongs-to json': { ...base, conditions: [through(['category'], 'meta', 'json', [{ "k'": 1 }])] },
   'belongs-to gtn': { ...base, conditions: [through(['category'], 'rank', 'gtn', [1])] },
-  'two levels to a paranoid model': { ...base, conditions: [through(['order', 'customer'], 'email', 'eq', ["a'@b.c"])] },
+  'two levels to a paranoid model': {
+    ...base,
+    conditions: [through(['order', 'customer'], 'email', 'eq', ["a'@b.c"])],
+  },
   'three levels': { ...base, conditions: [through(['order', 'customer', 'country'], 'code', 'in', ['NL', "D'E"])] },
-  'date between through belongs-to': { ...base, conditions: [through(['order'], 'placedOn', 'btw', ['2024-01-01', '2024-01-31'], 'placed_on')] },
+  'date between through belongs-to': {
+    ...base,
+    conditions: [through(['order'], 'placedOn', 'btw', ['2024-01-01', '2024-01-31'], 'placed_on')],
+  },
   'has-many, with a plain deleted-at column': { ...base, conditions: [through(['tags'], 'title', 'eq', ['sale'])] },
   'has-many to a paranoid model': { ...base, conditions: [through(['reviews'], 'body', 'nn', [])] },
-  'sort through belongs-to, descending': { ...base, order: [['category.name', 'DESC'], ['id', 'ASC']] },
-  'sort through three levels': { ...base, order: [['order.customer.country.code', 'ASC'], ['id', 'ASC']] },
+  'sort through belongs-to, descending': {
+    ...base,
+    order: [
+      ['category.name', 'DESC'],
+      ['id', 'ASC'],
+    ],
+  },
+  'sort through three levels': {
+    ...base,
+    order: [
+      ['order.customer.country.code', 'ASC'],
+      ['id', 'ASC'],
+    ],
+  },
   'include belongs-to and has-many': { ...base, include: ['category', 'tags', 'reviews'] },
 };
 
@@ -35,7 +65,11 @@ for (const dialect of DIALECTS) {
   describe(`compileSearch with relations on ${dialect} (offline)`, () => {
     const catalog = defineRelationCatalog(offlineSequelize(dialect), 'rsql');
     const { Product } = catalog;
-    const policies = resolveRelations(Product as unknown as RelationModel, { category: { hidden: ['secret'], include: true }, tags: { include: true }, reviews: { include: true } });
+    const policies = resolveRelations(Product as unknown as RelationModel, {
+      category: { hidden: ['secret'], include: true },
+      tags: { include: true },
+      reviews: { include: true },
+    });
     const settings: RelationSettings = { deletedAtField: 'deleted_at', policies };
     const snapshots = snapshotFile(new URL(`__snapshots__/relations-sql.${dialect}.json`, import.meta.url).pathname);
     after(() => snapshots.finish());
@@ -47,7 +81,10 @@ for (const dialect of DIALECTS) {
     }
 
     it('compiles an export include without soft-deleted categories', async () => {
-      snapshots.match('export include', await selectSql(Product, { include: includesFor(Product, ['name', 'category.name']) }));
+      snapshots.match(
+        'export include',
+        await selectSql(Product, { include: includesFor(Product, ['name', 'category.name']) }),
+      );
     });
 
     it('never throws, and leaves no client value outside a string literal, through any path (law)', async () => {
@@ -59,12 +96,18 @@ for (const dialect of DIALECTS) {
       );
       const opArb = fc.constantFrom<Condition['op']>('eq', 'neq', 'like', 'in', 'nin', 'gt', 'lte', 'btw', 'gtn');
       await fc.assert(
-        fc.asyncProperty(pathArb, opArb, clientTextArb, clientTextArb, async ([relation, attribute, column], op, first, second) => {
-          const values = op === 'btw' ? [first, second] : op === 'in' || op === 'nin' ? [first, second] : [first];
-          const plan = { ...base, conditions: [through(relation, attribute, op, values, column)] };
-          const sql = await selectSql(Product, compileSearch(Product, plan, undefined, settings));
-          assert.ok(!outsideLiterals(sql, dialect).includes(MARKER), sql);
-        }),
+        fc.asyncProperty(
+          pathArb,
+          opArb,
+          clientTextArb,
+          clientTextArb,
+          async ([relation, attribute, column], op, first, second) => {
+            const values = op === 'btw' ? [first, second] : op === 'in' || op === 'nin' ? [first, second] : [first];
+            const plan = { ...base, conditions: [through(relation, attribute, op, values, column)] };
+            const sql = await selectSql(Product, compileSearch(Product, plan, undefined, settings));
+            assert.ok(!outsideLiterals(sql, dialect).includes(MARKER), sql);
+          },
+        ),
         { numRuns: Number(process.env['FAST_CRUD_SQL_RUNS'] ?? 200) },
       );
     });

@@ -18,9 +18,17 @@ function library(dialect: Dialect) {
   const plain = { underscored: true, timestamps: false };
   const libraryId = DataTypes.STRING(8);
   const Author = sequelize.define('RsAuthor', { id, name: DataTypes.STRING }, { ...plain, tableName: 'rs_authors' });
-  const Book = sequelize.define('RsBook', { id, libraryId, title: DataTypes.STRING, authorId: DataTypes.INTEGER }, { ...plain, tableName: 'rs_books' });
+  const Book = sequelize.define(
+    'RsBook',
+    { id, libraryId, title: DataTypes.STRING, authorId: DataTypes.INTEGER },
+    { ...plain, tableName: 'rs_books' },
+  );
   const Tag = sequelize.define('RsTag', { id, libraryId, label: DataTypes.STRING }, { ...plain, tableName: 'rs_tags' });
-  const BookTag = sequelize.define('RsBookTag', { id, libraryId, bookId: DataTypes.INTEGER, tagId: DataTypes.INTEGER }, { ...plain, tableName: 'rs_book_tags' });
+  const BookTag = sequelize.define(
+    'RsBookTag',
+    { id, libraryId, bookId: DataTypes.INTEGER, tagId: DataTypes.INTEGER },
+    { ...plain, tableName: 'rs_book_tags' },
+  );
   const Note = sequelize.define(
     'RsNote',
     { id, bookId: { type: DataTypes.INTEGER, references: { model: 'rs_books', key: 'id' } }, text: DataTypes.STRING },
@@ -28,7 +36,13 @@ function library(dialect: Dialect) {
   );
   Author.hasMany(Book, { as: 'books', foreignKey: 'authorId', constraints: false });
   Book.belongsTo(Author, { as: 'author', foreignKey: 'authorId', constraints: false });
-  Book.belongsToMany(Tag, { as: 'tags', through: BookTag, foreignKey: 'bookId', otherKey: 'tagId', constraints: false });
+  Book.belongsToMany(Tag, {
+    as: 'tags',
+    through: BookTag,
+    foreignKey: 'bookId',
+    otherKey: 'tagId',
+    constraints: false,
+  });
   const scopes: RowScopes = new Map<ModelStatic<Model>, { attribute: string; values: unknown[] }[]>([
     [Book, [{ attribute: 'libraryId', values: ['a'] }]],
     [Tag, [{ attribute: 'libraryId', values: ['a'] }]],
@@ -54,7 +68,14 @@ describe('scopeQuery', () => {
 
   it('scopes an include however a hook names it, and keeps it optional', () => {
     const association = Author.associations['books']!;
-    for (const include of ['books', Book, association, { association: 'books' }, { model: Book, as: 'books' }, { all: true as const }]) {
+    for (const include of [
+      'books',
+      Book,
+      association,
+      { association: 'books' },
+      { model: Book, as: 'books' },
+      { all: true as const },
+    ]) {
       const [scoped] = scopeQuery(Author, { include: [include] }, scopes).include as IncludeOptions[];
       assert.deepEqual(scoped!.where, bookScope, `include ${String(include)}`);
       assert.equal(scoped!.required, false, `include ${String(include)}`);
@@ -62,8 +83,11 @@ describe('scopeQuery', () => {
   });
 
   it("keeps an include's own where and required, and scopes nested includes and the link table", () => {
-    const [books] = scopeQuery(Author, { include: [{ association: 'books', where: { title: 'A' }, include: [{ association: 'tags' }] }] }, scopes)
-      .include as IncludeOptions[];
+    const [books] = scopeQuery(
+      Author,
+      { include: [{ association: 'books', where: { title: 'A' }, include: [{ association: 'tags' }] }] },
+      scopes,
+    ).include as IncludeOptions[];
     assert.deepEqual(books!.where, { [Op.and]: [{ title: 'A' }, bookScope] });
     assert.equal(books!.required, true, 'an include with a where of its own was required: it stays so');
     const [tags] = books!.include as IncludeOptions[];
@@ -72,11 +96,19 @@ describe('scopeQuery', () => {
   });
 
   it('refuses { all: true, nested: true }, which it cannot follow', () => {
-    assert.throws(() => scopeQuery(Author, { include: [{ all: true, nested: true }] }, scopes), /name the associations/);
+    assert.throws(
+      () => scopeQuery(Author, { include: [{ all: true, nested: true }] }, scopes),
+      /name the associations/,
+    );
   });
 
   it('never changes the query it is given (any where, any include form)', () => {
-    const includeArb = fc.constantFrom<FindOptions['include']>('books', [{ association: 'books', include: ['tags'] }], [{ all: true }], undefined);
+    const includeArb = fc.constantFrom<FindOptions['include']>(
+      'books',
+      [{ association: 'books', include: ['tags'] }],
+      [{ all: true }],
+      undefined,
+    );
     fc.assert(
       fc.property(fc.option(fc.record({ title: fc.string() }), { nil: undefined }), includeArb, (where, include) => {
         const query: FindOptions = { ...(where && { where }), ...(include && { include }) };
@@ -95,9 +127,19 @@ for (const dialect of DIALECTS) {
 
     it('puts the scope in the join of an include and in the where of the own rows', async () => {
       const sql = await selectSql(models.Author, scopeQuery(models.Author, { include: ['books'] }, models.scopes));
-      assert.match(sql, new RegExp(`LEFT OUTER JOIN ${q('rs_books')} AS ${q('books')} ON .* AND \\(${q('books')}.${q('library_id')} = 'a'\\);$`));
+      assert.match(
+        sql,
+        new RegExp(
+          `LEFT OUTER JOIN ${q('rs_books')} AS ${q('books')} ON .* AND \\(${q('books')}.${q('library_id')} = 'a'\\);$`,
+        ),
+      );
       const own = await selectSql(models.Book, scopeQuery(models.Book, { where: { title: 'x' } }, models.scopes));
-      assert.match(own, new RegExp(`WHERE \\(${q('RsBook')}.${q('title')} = 'x' AND \\(${q('RsBook')}.${q('library_id')} = 'a'\\)\\);$`));
+      assert.match(
+        own,
+        new RegExp(
+          `WHERE \\(${q('RsBook')}.${q('title')} = 'x' AND \\(${q('RsBook')}.${q('library_id')} = 'a'\\)\\);$`,
+        ),
+      );
     });
 
     it('compiles a scope without values to a condition no row meets', async () => {
@@ -117,9 +159,13 @@ for (const dialect of DIALECTS) {
 
 describe('referencesOf', () => {
   it("finds belongs-to keys, a link table's two keys, and attributes whose references name a table", () => {
-    const pairs = (model: ModelStatic<Model>) => referencesOf(model).map(({ attribute, target, targetKey }) => [attribute, target.name, targetKey]);
+    const pairs = (model: ModelStatic<Model>) =>
+      referencesOf(model).map(({ attribute, target, targetKey }) => [attribute, target.name, targetKey]);
     assert.deepEqual(pairs(Book), [['authorId', 'RsAuthor', 'id']]);
-    assert.deepEqual(pairs(BookTag), [['bookId', 'RsBook', 'id'], ['tagId', 'RsTag', 'id']]);
+    assert.deepEqual(pairs(BookTag), [
+      ['bookId', 'RsBook', 'id'],
+      ['tagId', 'RsTag', 'id'],
+    ]);
     assert.deepEqual(pairs(Note), [['bookId', 'RsBook', 'id']]);
     assert.deepEqual(pairs(Author), []);
   });

@@ -13,9 +13,20 @@ import { DIALECTS, offlineSequelize, selectSql, sentSql } from '../support/sql.j
 import { outsideLiterals } from '../support/sql-literals.js';
 
 const UUIDS = ['0b6f9a52-3c1d-4e2f-8a9b-1c2d3e4f5a6b', 'f47ac10b-58cc-4372-a567-0e02b2c3d479'] as const;
-const base: SearchPlan = { conditions: [], term: null, order: [['id', 'ASC']], page: { page: 1, perPage: 40 }, trashed: false };
+const base: SearchPlan = {
+  conditions: [],
+  term: null,
+  order: [['id', 'ASC']],
+  page: { page: 1, perPage: 40 },
+  trashed: false,
+};
 const where = (...conditions: Condition[]): SearchPlan => ({ ...base, conditions });
-const on = (attribute: string, op: Condition['op'], values: unknown[], column = attribute): Condition => ({ attribute, column, op, values });
+const on = (attribute: string, op: Condition['op'], values: unknown[], column = attribute): Condition => ({
+  attribute,
+  column,
+  op,
+  values,
+});
 
 /** Each plan shows one thing; together: every operator, term search, trash, order and pages. */
 const PLANS: Record<string, SearchPlan> = {
@@ -30,10 +41,23 @@ const PLANS: Record<string, SearchPlan> = {
   'gt on a decimal': where(on('price', 'gt', [9.99])),
   'gte on a dateonly': where(on('releasedOn', 'gte', ['2024-01-31'], 'released_on')),
   'lt on a date': where(on('updatedAt', 'lt', [new Date('2024-05-06T07:08:09.123Z')], 'updated_at')),
-  'eq on a date-only day of a date (a span)': where(on('updatedAt', 'eq', [{ from: new Date('2024-12-31T00:00:00.000Z'), to: new Date('2024-12-31T23:59:59.999Z') }], 'updated_at')),
-  'neq on a month of a dateonly (a span)': where(on('releasedOn', 'neq', [{ from: '2024-03-01', to: '2024-03-31' }], 'released_on')),
-  'in on a month and a day of a dateonly': where(on('releasedOn', 'in', [{ from: '2024-03-01', to: '2024-03-31' }, '2024-05-01'], 'released_on')),
-  'nin on a month and a day of a dateonly': where(on('releasedOn', 'nin', [{ from: '2024-03-01', to: '2024-03-31' }, '2024-05-01'], 'released_on')),
+  'eq on a date-only day of a date (a span)': where(
+    on(
+      'updatedAt',
+      'eq',
+      [{ from: new Date('2024-12-31T00:00:00.000Z'), to: new Date('2024-12-31T23:59:59.999Z') }],
+      'updated_at',
+    ),
+  ),
+  'neq on a month of a dateonly (a span)': where(
+    on('releasedOn', 'neq', [{ from: '2024-03-01', to: '2024-03-31' }], 'released_on'),
+  ),
+  'in on a month and a day of a dateonly': where(
+    on('releasedOn', 'in', [{ from: '2024-03-01', to: '2024-03-31' }, '2024-05-01'], 'released_on'),
+  ),
+  'nin on a month and a day of a dateonly': where(
+    on('releasedOn', 'nin', [{ from: '2024-03-01', to: '2024-03-31' }, '2024-05-01'], 'released_on'),
+  ),
   'lte on an integer': where(on('stock', 'lte', [-2])),
   'btw on a decimal': where(on('price', 'btw', [1, 2.5])),
   'gtn on an integer': where(on('stock', 'gtn', [5])),
@@ -43,20 +67,48 @@ const PLANS: Record<string, SearchPlan> = {
   'json scalar, with a quote': where(on('tags', 'json', ["it's"])),
   'json array': where(on('tags', 'json', [['a', 2, null]])),
   'json object, hostile key': where(on('tags', 'json', [{ "k'ey": { n: [1] }, 'a.b': true }])),
-  'several conditions': where(on('price', 'gte', [10]), on('name', 'like', ['kit']), on('categoryId', 'eq', [UUIDS[0]], 'category_id')),
+  'several conditions': where(
+    on('price', 'gte', [10]),
+    on('name', 'like', ['kit']),
+    on('categoryId', 'eq', [UUIDS[0]], 'category_id'),
+  ),
   'term over text and non-text columns, hostile text': {
     ...base,
-    term: { columns: [{ column: 'name', isText: true }, { column: 'stock', isText: false }, { column: 'id', isText: false }, { column: 'released_on', isText: false }], text: "12'%_\\" },
+    term: {
+      columns: [
+        { column: 'name', isText: true },
+        { column: 'stock', isText: false },
+        { column: 'id', isText: false },
+        { column: 'released_on', isText: false },
+      ],
+      text: "12'%_\\",
+    },
   },
-  'term with a condition': { ...where(on('active', 'eq', [false])), term: { columns: [{ column: 'sku', isText: true }], text: 'ab' } },
+  'term with a condition': {
+    ...where(on('active', 'eq', [false])),
+    term: { columns: [{ column: 'sku', isText: true }], text: 'ab' },
+  },
   'trashed: a condition on deletedAt': { ...where(on('deletedAt', 'nn', [], 'deleted_at')), trashed: true },
-  'order with nulls, several directions': { ...base, order: [['stock', 'DESC'], ['releasedOn', 'ASC'], ['id', 'ASC']] },
-  'order on not-null columns': { ...base, order: [['name', 'DESC'], ['id', 'ASC']] },
+  'order with nulls, several directions': {
+    ...base,
+    order: [
+      ['stock', 'DESC'],
+      ['releasedOn', 'ASC'],
+      ['id', 'ASC'],
+    ],
+  },
+  'order on not-null columns': {
+    ...base,
+    order: [
+      ['name', 'DESC'],
+      ['id', 'ASC'],
+    ],
+  },
   'page 3 of 25': { ...base, page: { page: 3, perPage: 25 } },
   'no page (skipPagination)': { ...base, page: null },
 };
 
-describe('outsideLiterals (the law\'s lexer)', () => {
+describe("outsideLiterals (the law's lexer)", () => {
   it('returns a planted value that broke out of its literal, per dialect escaping', () => {
     assert.ok(outsideLiterals("WHERE a = 'x' §y", 'postgres').includes('§'));
     assert.ok(outsideLiterals("WHERE a = 'x\\' OR §y = ''", 'postgres').includes('§'));
@@ -107,11 +159,24 @@ for (const dialect of DIALECTS) {
             // Through sequelize.query, whose text is captured offline; the driver path runs the same string (fast-executor.ts `run`).
             const page = limited ? { ...query, limit: 7 } : query;
             const select = fastExecutor.select(Product, page, shape, false);
-            assert.equal(await sentSql(Product, () => select.page()), await selectSql(Product, { ...page, attributes }));
-            assert.equal(await sentSql(Product, () => select.count()), await sentSql(Product, () => Product.count(query)));
+            assert.equal(
+              await sentSql(Product, () => select.page()),
+              await selectSql(Product, { ...page, attributes }),
+            );
+            assert.equal(
+              await sentSql(Product, () => select.count()),
+              await sentSql(Product, () => Product.count(query)),
+            );
           }
           // A paranoid model: the clause findAll adds, on the page and the count.
-          const noteQuery: FindOptions = { where: { title: { [Op.like]: `%${plan.conditions.length}'%` } }, order: [['title', 'DESC'], ['id', 'ASC']], ...(limited && { limit: 5, offset: 10 }) };
+          const noteQuery: FindOptions = {
+            where: { title: { [Op.like]: `%${plan.conditions.length}'%` } },
+            order: [
+              ['title', 'DESC'],
+              ['id', 'ASC'],
+            ],
+            ...(limited && { limit: 5, offset: 10 }),
+          };
           const noteSelect = fastExecutor.select(Note, noteQuery, noteShape, false);
           assert.equal(await sentSql(Note, () => noteSelect.page()), await selectSql(Note, noteQuery));
           assert.equal(await sentSql(Note, () => noteSelect.count()), await sentSql(Note, () => Note.count(noteQuery)));

@@ -3,21 +3,41 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { DataTypes } from 'sequelize';
-import { checkBodyValue, checkFormValue, coerceQueryValue, kindOf, refusalCode } from '../../lib/core/attribute-kinds.js';
+import {
+  checkBodyValue,
+  checkFormValue,
+  coerceQueryValue,
+  kindOf,
+  refusalCode,
+} from '../../lib/core/attribute-kinds.js';
 
 const attr = (type: unknown) => ({ type });
 
 describe('kindOf', () => {
   it('returns the kind of each Sequelize type', () => {
     assert.deepEqual(
-      [DataTypes.INTEGER(), DataTypes.DECIMAL(10, 2), DataTypes.BOOLEAN(), DataTypes.DATE(), DataTypes.DATEONLY(), DataTypes.UUID(), DataTypes.STRING(), DataTypes.ENUM('a'), DataTypes.JSON(), DataTypes.BLOB()].map((t) => kindOf(attr(t))),
+      [
+        DataTypes.INTEGER(),
+        DataTypes.DECIMAL(10, 2),
+        DataTypes.BOOLEAN(),
+        DataTypes.DATE(),
+        DataTypes.DATEONLY(),
+        DataTypes.UUID(),
+        DataTypes.STRING(),
+        DataTypes.ENUM('a'),
+        DataTypes.JSON(),
+        DataTypes.BLOB(),
+      ].map((t) => kindOf(attr(t))),
       ['integer', 'number', 'boolean', 'date', 'dateonly', 'uuid', 'string', 'enum', 'json', 'other'],
     );
   });
 
   it('returns number for every floating type, whatever key Sequelize gives it', () => {
     // DataTypes.DOUBLE's key is 'DOUBLE PRECISION': a DOUBLE column was once left unchecked.
-    assert.deepEqual([DataTypes.DOUBLE(), DataTypes.FLOAT(), DataTypes.REAL()].map((t) => kindOf(attr(t))), ['number', 'number', 'number']);
+    assert.deepEqual(
+      [DataTypes.DOUBLE(), DataTypes.FLOAT(), DataTypes.REAL()].map((t) => kindOf(attr(t))),
+      ['number', 'number', 'number'],
+    );
   });
 });
 
@@ -26,12 +46,25 @@ describe('coerceQueryValue', () => {
     assert.deepEqual(coerceQueryValue(attr(DataTypes.INTEGER()), '-42'), E.right(-42));
     assert.deepEqual(coerceQueryValue(attr(DataTypes.DECIMAL()), '12.50'), E.right(12.5));
     assert.deepEqual(coerceQueryValue(attr(DataTypes.BOOLEAN()), '0'), E.right(false));
-    assert.deepEqual(coerceQueryValue(attr(DataTypes.DATE()), '2024-01-02T03:04:05Z'), E.right(new Date('2024-01-02T03:04:05Z')));
+    assert.deepEqual(
+      coerceQueryValue(attr(DataTypes.DATE()), '2024-01-02T03:04:05Z'),
+      E.right(new Date('2024-01-02T03:04:05Z')),
+    );
     assert.deepEqual(coerceQueryValue(attr(DataTypes.ENUM('s', 'm')), 'm'), E.right('m'));
   });
 
   it('returns a reason for text that does not fit the kind', () => {
-    for (const [type, text] of [[DataTypes.INTEGER(), '1.5'], [DataTypes.DECIMAL(), '1e309'], [DataTypes.BOOLEAN(), 'yes'], [DataTypes.DATE(), 'soon'], [DataTypes.DATEONLY(), '2024-13'], [DataTypes.UUID(), 'x'], [DataTypes.ENUM('s'), 'xl'], [DataTypes.STRING(3), 'abcd'], [DataTypes.STRING(), 'a\u0000']] as const) {
+    for (const [type, text] of [
+      [DataTypes.INTEGER(), '1.5'],
+      [DataTypes.DECIMAL(), '1e309'],
+      [DataTypes.BOOLEAN(), 'yes'],
+      [DataTypes.DATE(), 'soon'],
+      [DataTypes.DATEONLY(), '2024-13'],
+      [DataTypes.UUID(), 'x'],
+      [DataTypes.ENUM('s'), 'xl'],
+      [DataTypes.STRING(3), 'abcd'],
+      [DataTypes.STRING(), 'a\u0000'],
+    ] as const) {
       assert.ok(E.isLeft(coerceQueryValue(attr(type), text)), `${String(type)} ${text}`);
     }
   });
@@ -55,7 +88,15 @@ describe('checkBodyValue', () => {
   });
 
   it('returns a reason for values of another type', () => {
-    for (const [type, value] of [[DataTypes.INTEGER(), 1.5], [DataTypes.INTEGER(), true], [DataTypes.BOOLEAN(), 'true'], [DataTypes.STRING(), 5], [DataTypes.STRING(), {}], [DataTypes.UUID(), 'x'], [DataTypes.DATE(), Number.NaN]] as const) {
+    for (const [type, value] of [
+      [DataTypes.INTEGER(), 1.5],
+      [DataTypes.INTEGER(), true],
+      [DataTypes.BOOLEAN(), 'true'],
+      [DataTypes.STRING(), 5],
+      [DataTypes.STRING(), {}],
+      [DataTypes.UUID(), 'x'],
+      [DataTypes.DATE(), Number.NaN],
+    ] as const) {
       assert.ok(E.isLeft(checkBodyValue(attr(type), value)), `${String(type)} ${String(value)}`);
     }
   });
@@ -72,12 +113,27 @@ describe('checkBodyValue with a Date', () => {
 
 describe('checkBodyValue with impossible dates', () => {
   it('returns a reason for a date or datetime that is no real calendar value, never the next day', () => {
-    assert.deepEqual(checkBodyValue(attr(DataTypes.DATEONLY()), '2024-02-30'), E.left('must be a date that exists: 2024-02 has 29 days'));
-    assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), '2024-02-30T10:00:00Z'), E.left('must be a date that exists: 2024-02 has 29 days'));
-    assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), '2024-04-31'), E.left('must be a date that exists: 2024-04 has 30 days'));
-    assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), '2024-01-01T24:00:00Z'), E.left('must be a time that exists: 2024-01-01T24:00:00Z'));
+    assert.deepEqual(
+      checkBodyValue(attr(DataTypes.DATEONLY()), '2024-02-30'),
+      E.left('must be a date that exists: 2024-02 has 29 days'),
+    );
+    assert.deepEqual(
+      checkBodyValue(attr(DataTypes.DATE()), '2024-02-30T10:00:00Z'),
+      E.left('must be a date that exists: 2024-02 has 29 days'),
+    );
+    assert.deepEqual(
+      checkBodyValue(attr(DataTypes.DATE()), '2024-04-31'),
+      E.left('must be a date that exists: 2024-04 has 30 days'),
+    );
+    assert.deepEqual(
+      checkBodyValue(attr(DataTypes.DATE()), '2024-01-01T24:00:00Z'),
+      E.left('must be a time that exists: 2024-01-01T24:00:00Z'),
+    );
     assert.deepEqual(checkBodyValue(attr(DataTypes.DATEONLY()), '2024-02-29'), E.right('2024-02-29'));
-    assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), '2024-02-29T10:00:00Z'), E.right(new Date('2024-02-29T10:00:00Z')));
+    assert.deepEqual(
+      checkBodyValue(attr(DataTypes.DATE()), '2024-02-29T10:00:00Z'),
+      E.right(new Date('2024-02-29T10:00:00Z')),
+    );
   });
 
   it('returns a reason for years the dialects cannot all store: before 1000, after 9999, as text, epoch milliseconds or a Date', () => {
@@ -87,16 +143,24 @@ describe('checkBodyValue with impossible dates', () => {
     assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), '0000-12-31T00:00:00Z'), range);
     assert.deepEqual(checkBodyValue(attr(DataTypes.DATEONLY()), '0000-01-01'), range);
     assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), '0099-01-01T00:00:00Z'), range);
-    assert.deepEqual(checkBodyValue(attr(DataTypes.DATE()), 253402300799999), E.right(new Date('9999-12-31T23:59:59.999Z')));
+    assert.deepEqual(
+      checkBodyValue(attr(DataTypes.DATE()), 253402300799999),
+      E.right(new Date('9999-12-31T23:59:59.999Z')),
+    );
   });
 
   it('never returns a Date that reads as another calendar day than its text (law)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1000, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }), (year, month, day) => {
-        const text = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-        const checked = checkBodyValue(attr(DataTypes.DATE()), `${text}T00:00:00Z`);
-        if (E.isRight(checked)) assert.equal((checked.right as Date).toISOString().slice(0, 10), text);
-      }),
+      fc.property(
+        fc.integer({ min: 1000, max: 9999 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 31 }),
+        (year, month, day) => {
+          const text = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+          const checked = checkBodyValue(attr(DataTypes.DATE()), `${text}T00:00:00Z`);
+          if (E.isRight(checked)) assert.equal((checked.right as Date).toISOString().slice(0, 10), text);
+        },
+      ),
     );
   });
 });
@@ -115,7 +179,12 @@ describe('refusalCode', () => {
 
 describe('checkFormValue', () => {
   it('returns booleans for the texts a query string allows, for a boolean attribute only', () => {
-    for (const [text, value] of [['true', true], ['1', true], ['false', false], ['0', false]] as const) {
+    for (const [text, value] of [
+      ['true', true],
+      ['1', true],
+      ['false', false],
+      ['0', false],
+    ] as const) {
       assert.deepEqual(checkFormValue(attr(DataTypes.BOOLEAN()), text), E.right(value));
     }
     assert.deepEqual(checkFormValue(attr(DataTypes.STRING()), 'true'), E.right('true'));
@@ -124,12 +193,23 @@ describe('checkFormValue', () => {
   });
 
   it('law: returns what checkBodyValue returns for every value that is not text for a boolean', () => {
-    const types = [DataTypes.INTEGER(), DataTypes.DECIMAL(), DataTypes.STRING(), DataTypes.DATE(), DataTypes.JSON(), DataTypes.BOOLEAN()];
+    const types = [
+      DataTypes.INTEGER(),
+      DataTypes.DECIMAL(),
+      DataTypes.STRING(),
+      DataTypes.DATE(),
+      DataTypes.JSON(),
+      DataTypes.BOOLEAN(),
+    ];
     fc.assert(
-      fc.property(fc.constantFrom(...types), fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string())), (type, value) => {
-        fc.pre(!(type.key === 'BOOLEAN' && typeof value === 'string'));
-        assert.deepEqual(checkFormValue(attr(type), value), checkBodyValue(attr(type), value));
-      }),
+      fc.property(
+        fc.constantFrom(...types),
+        fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string())),
+        (type, value) => {
+          fc.pre(!(type.key === 'BOOLEAN' && typeof value === 'string'));
+          assert.deepEqual(checkFormValue(attr(type), value), checkBodyValue(attr(type), value));
+        },
+      ),
     );
   });
 });

@@ -8,21 +8,38 @@ describe('foreignKeyColumns', () => {
   it("returns the child columns of PostgreSQL's detail for a key that points nowhere, bare or quoted", () => {
     assert.deepEqual(foreignKeyColumns('Key ("authorId")=(0b1c) is not present in table "authors".'), ['authorId']);
     assert.deepEqual(foreignKeyColumns('Key (author_id)=(7) is not present in table "authors".'), ['author_id']);
-    assert.deepEqual(foreignKeyColumns('Key (shop_id, "Sku")=(1, a) is not present in table "stock".'), ['shop_id', 'Sku']);
+    assert.deepEqual(foreignKeyColumns('Key (shop_id, "Sku")=(1, a) is not present in table "stock".'), [
+      'shop_id',
+      'Sku',
+    ]);
     assert.deepEqual(foreignKeyColumns('Key ("a""b, c)")=(1) is not present in table "t".'), ['a"b, c)']);
   });
 
   it('returns no column for a row still referenced, or for any other text', () => {
     assert.deepEqual(foreignKeyColumns('Key (id)=(5) is still referenced from table "books".'), []);
-    for (const detail of [undefined, null, 5, '', 'Key ()=(1) is not present in table "t".', 'Key ("open)=(1) is not present', 'Failing row contains (1).']) {
+    for (const detail of [
+      undefined,
+      null,
+      5,
+      '',
+      'Key ()=(1) is not present in table "t".',
+      'Key ("open)=(1) is not present',
+      'Failing row contains (1).',
+    ]) {
       assert.deepEqual(foreignKeyColumns(detail), [], String(detail));
     }
   });
 
   it('round-trips any column names as PostgreSQL writes them, whatever the values', () => {
-    fc.assert(fc.property(fc.array(columnNameArb, { minLength: 1, maxLength: 4 }), fc.array(fc.string(), { minLength: 1, maxLength: 4 }), (columns, values) => {
-      assert.deepEqual(foreignKeyColumns(childDetail(columns, values)), columns);
-    }));
+    fc.assert(
+      fc.property(
+        fc.array(columnNameArb, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.string(), { minLength: 1, maxLength: 4 }),
+        (columns, values) => {
+          assert.deepEqual(foreignKeyColumns(childDetail(columns, values)), columns);
+        },
+      ),
+    );
   });
 
   it('never throws', () => {
@@ -31,7 +48,15 @@ describe('foreignKeyColumns', () => {
 });
 
 describe('visibleFields', () => {
-  const fields = { columns: new Map([['serial_no', 'serialNo'], ['serialNo', 'serialNo'], ['token', 'token'], ['isbn', 'isbn']]), visible: new Set(['serialNo', 'isbn']) };
+  const fields = {
+    columns: new Map([
+      ['serial_no', 'serialNo'],
+      ['serialNo', 'serialNo'],
+      ['token', 'token'],
+      ['isbn', 'isbn'],
+    ]),
+    visible: new Set(['serialNo', 'isbn']),
+  };
 
   it('returns each column as its attribute when every one is visible', () => {
     assert.deepEqual(visibleFields(['serial_no', 'isbn'], fields), ['serialNo', 'isbn']);

@@ -2,19 +2,39 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
-import { corsHeaders, crossOriginCheck, isSerializedOrigin, isTrustedOrigin, preflightHeaders, type CrossOriginRequest } from '../../lib/core/cross-origin.js';
+import {
+  corsHeaders,
+  crossOriginCheck,
+  isSerializedOrigin,
+  isTrustedOrigin,
+  preflightHeaders,
+  type CrossOriginRequest,
+} from '../../lib/core/cross-origin.js';
 import type { CorsConfig } from '../../lib/types.js';
 
 const HOST = 'api.example.com';
 const ADMIN = 'https://admin.example.com';
 const EVIL = 'https://evil.example';
-const post = (headers: Partial<CrossOriginRequest>): CrossOriginRequest => ({ method: 'POST', secFetchSite: undefined, origin: undefined, host: HOST, ...headers });
+const post = (headers: Partial<CrossOriginRequest>): CrossOriginRequest => ({
+  method: 'POST',
+  secFetchSite: undefined,
+  origin: undefined,
+  host: HOST,
+  ...headers,
+});
 const cors: CorsConfig = { origins: [ADMIN], credentials: false, max_age: 600 };
 
 const hostArb = fc.domain();
-const originArb = fc.tuple(fc.constantFrom('http', 'https'), fc.domain(), fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }))
+const originArb = fc
+  .tuple(
+    fc.constantFrom('http', 'https'),
+    fc.domain(),
+    fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }),
+  )
   .map(([scheme, host, port]) => new URL(`${scheme}://${host}${port === undefined ? '' : `:${port}`}`).origin);
-const siteArb = fc.option(fc.constantFrom('same-origin', 'same-site', 'cross-site', 'none', 'weird'), { nil: undefined });
+const siteArb = fc.option(fc.constantFrom('same-origin', 'same-site', 'cross-site', 'none', 'weird'), {
+  nil: undefined,
+});
 const unsafeArb = fc.constantFrom('POST', 'PUT', 'PATCH', 'DELETE', 'post');
 const requestArb = fc.record({
   method: fc.constantFrom('GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'),
@@ -25,22 +45,40 @@ const requestArb = fc.record({
 
 describe('crossOriginCheck', () => {
   it('returns the refusal naming Sec-Fetch-Site for a cross-site or same-site POST from an untrusted origin', () => {
-    assert.deepEqual(crossOriginCheck(post({ secFetchSite: 'cross-site', origin: EVIL }), [ADMIN]), E.left({ _tag: 'crossOrigin', field: 'sec-fetch-site', value: 'cross-site', origin: EVIL }));
-    assert.equal(E.isLeft(crossOriginCheck(post({ secFetchSite: 'same-site', origin: 'https://shop.example.com' }), [ADMIN])), true);
+    assert.deepEqual(
+      crossOriginCheck(post({ secFetchSite: 'cross-site', origin: EVIL }), [ADMIN]),
+      E.left({ _tag: 'crossOrigin', field: 'sec-fetch-site', value: 'cross-site', origin: EVIL }),
+    );
+    assert.equal(
+      E.isLeft(crossOriginCheck(post({ secFetchSite: 'same-site', origin: 'https://shop.example.com' }), [ADMIN])),
+      true,
+    );
   });
 
-  it('returns the refusal naming Origin for an older browser\'s POST from another host', () => {
-    assert.deepEqual(crossOriginCheck(post({ origin: EVIL }), []), E.left({ _tag: 'crossOrigin', field: 'origin', value: EVIL, origin: EVIL }));
+  it("returns the refusal naming Origin for an older browser's POST from another host", () => {
+    assert.deepEqual(
+      crossOriginCheck(post({ origin: EVIL }), []),
+      E.left({ _tag: 'crossOrigin', field: 'origin', value: EVIL, origin: EVIL }),
+    );
     assert.equal(E.isLeft(crossOriginCheck(post({ origin: 'null' }), [])), true);
   });
 
   it('returns why a request passes: safe method, same origin, no browser, trusted origin', () => {
-    assert.deepEqual(crossOriginCheck({ ...post({ secFetchSite: 'cross-site', origin: EVIL }), method: 'GET' }, []), E.right('safeMethod'));
-    assert.deepEqual(crossOriginCheck(post({ secFetchSite: 'same-origin', origin: `https://${HOST}` }), []), E.right('sameOrigin'));
+    assert.deepEqual(
+      crossOriginCheck({ ...post({ secFetchSite: 'cross-site', origin: EVIL }), method: 'GET' }, []),
+      E.right('safeMethod'),
+    );
+    assert.deepEqual(
+      crossOriginCheck(post({ secFetchSite: 'same-origin', origin: `https://${HOST}` }), []),
+      E.right('sameOrigin'),
+    );
     assert.deepEqual(crossOriginCheck(post({ secFetchSite: 'none' }), []), E.right('sameOrigin'));
     assert.deepEqual(crossOriginCheck(post({ origin: `http://${HOST.toUpperCase()}` }), []), E.right('sameOrigin'));
     assert.deepEqual(crossOriginCheck(post({}), []), E.right('notBrowser'));
-    assert.deepEqual(crossOriginCheck(post({ secFetchSite: 'cross-site', origin: ADMIN }), [ADMIN]), E.right('trustedOrigin'));
+    assert.deepEqual(
+      crossOriginCheck(post({ secFetchSite: 'cross-site', origin: ADMIN }), [ADMIN]),
+      E.right('trustedOrigin'),
+    );
     assert.deepEqual(crossOriginCheck(post({ origin: ADMIN }), [ADMIN]), E.right('trustedOrigin'));
   });
 
@@ -51,26 +89,50 @@ describe('crossOriginCheck', () => {
   });
 
   it('never refuses GET, HEAD or OPTIONS (law)', () => {
-    fc.assert(fc.property(requestArb, fc.array(originArb), (request, trusted) => !SAFE(request.method) || E.isRight(crossOriginCheck(request, trusted))));
+    fc.assert(
+      fc.property(
+        requestArb,
+        fc.array(originArb),
+        (request, trusted) => !SAFE(request.method) || E.isRight(crossOriginCheck(request, trusted)),
+      ),
+    );
   });
 
   it('never refuses a trusted origin, nor a request with neither header (law)', () => {
-    fc.assert(fc.property(requestArb, fc.array(originArb), (request, trusted) => E.isRight(crossOriginCheck({ ...request, secFetchSite: undefined, origin: undefined }, trusted))
-      && (request.origin === undefined || E.isRight(crossOriginCheck(request, [...trusted, request.origin])))));
+    fc.assert(
+      fc.property(
+        requestArb,
+        fc.array(originArb),
+        (request, trusted) =>
+          E.isRight(crossOriginCheck({ ...request, secFetchSite: undefined, origin: undefined }, trusted)) &&
+          (request.origin === undefined || E.isRight(crossOriginCheck(request, [...trusted, request.origin]))),
+      ),
+    );
   });
 
   it('refuses every unsafe request whose browser says cross-site or same-site, from an origin not trusted (law)', () => {
-    fc.assert(fc.property(unsafeArb, fc.constantFrom('cross-site', 'same-site'), fc.option(originArb, { nil: undefined }), hostArb, fc.array(originArb), (method, site, origin, host, trusted) => {
-      fc.pre(origin === undefined || !trusted.includes(origin));
-      return E.isLeft(crossOriginCheck({ method, secFetchSite: site, origin, host }, trusted));
-    }));
+    fc.assert(
+      fc.property(
+        unsafeArb,
+        fc.constantFrom('cross-site', 'same-site'),
+        fc.option(originArb, { nil: undefined }),
+        hostArb,
+        fc.array(originArb),
+        (method, site, origin, host, trusted) => {
+          fc.pre(origin === undefined || !trusted.includes(origin));
+          return E.isLeft(crossOriginCheck({ method, secFetchSite: site, origin, host }, trusted));
+        },
+      ),
+    );
   });
 
-  it('decides an older browser\'s unsafe request by its Origin alone: its own host or trusted passes, any other is refused (law)', () => {
-    fc.assert(fc.property(unsafeArb, originArb, hostArb, fc.array(originArb), (method, origin, host, trusted) => {
-      const passes = new URL(origin).host === host || trusted.includes(origin);
-      return E.isRight(crossOriginCheck({ method, secFetchSite: undefined, origin, host }, trusted)) === passes;
-    }));
+  it("decides an older browser's unsafe request by its Origin alone: its own host or trusted passes, any other is refused (law)", () => {
+    fc.assert(
+      fc.property(unsafeArb, originArb, hostArb, fc.array(originArb), (method, origin, host, trusted) => {
+        const passes = new URL(origin).host === host || trusted.includes(origin);
+        return E.isRight(crossOriginCheck({ method, secFetchSite: undefined, origin, host }, trusted)) === passes;
+      }),
+    );
   });
 });
 
@@ -78,11 +140,23 @@ const SAFE = (method: string) => ['GET', 'HEAD', 'OPTIONS'].includes(method);
 
 describe('isSerializedOrigin', () => {
   it('returns true for scheme, host and port only', () => {
-    for (const origin of [ADMIN, 'http://localhost:5173', 'http://127.0.0.1:8080']) assert.equal(isSerializedOrigin(origin), true, origin);
+    for (const origin of [ADMIN, 'http://localhost:5173', 'http://127.0.0.1:8080'])
+      assert.equal(isSerializedOrigin(origin), true, origin);
   });
 
   it('returns false for paths, slashes, other schemes, default ports, upper case and no origin', () => {
-    for (const bad of [`${ADMIN}/`, `${ADMIN}/app`, 'https://Admin.example.com', 'https://admin.example.com:443', 'ftp://x.example', 'file:///tmp', '*', 'null', '', 'admin.example.com']) {
+    for (const bad of [
+      `${ADMIN}/`,
+      `${ADMIN}/app`,
+      'https://Admin.example.com',
+      'https://admin.example.com:443',
+      'ftp://x.example',
+      'file:///tmp',
+      '*',
+      'null',
+      '',
+      'admin.example.com',
+    ]) {
       assert.equal(isSerializedOrigin(bad), false, bad);
     }
   });
@@ -121,11 +195,13 @@ describe('corsHeaders', () => {
   });
 
   it('allows an origin exactly when crossOriginCheck would trust it (law)', () => {
-    fc.assert(fc.property(originArb, fc.array(originArb, { minLength: 1 }), (origin, origins) => {
-      const allowed = corsHeaders(origin, { ...cors, origins })['Access-Control-Allow-Origin'] === origin;
-      const trusted = E.isRight(crossOriginCheck(post({ secFetchSite: 'cross-site', origin }), origins));
-      return allowed === trusted;
-    }));
+    fc.assert(
+      fc.property(originArb, fc.array(originArb, { minLength: 1 }), (origin, origins) => {
+        const allowed = corsHeaders(origin, { ...cors, origins })['Access-Control-Allow-Origin'] === origin;
+        const trusted = E.isRight(crossOriginCheck(post({ secFetchSite: 'cross-site', origin }), origins));
+        return allowed === trusted;
+      }),
+    );
   });
 });
 
@@ -148,6 +224,11 @@ describe('preflightHeaders', () => {
   });
 
   it('returns no allowed headers when one asked for is no header name', () => {
-    assert.equal(preflightHeaders({ ...request, requestHeaders: 'content-type, bad header' }, cors, ['PATCH'])?.['Access-Control-Allow-Headers'], undefined);
+    assert.equal(
+      preflightHeaders({ ...request, requestHeaders: 'content-type, bad header' }, cors, ['PATCH'])?.[
+        'Access-Control-Allow-Headers'
+      ],
+      undefined,
+    );
   });
 });

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
-import { DATE_YEARS, calendarProblem, dateBoundValues, instantProblem, isDateSpan, parseDateSpan, zoneOffset } from '../../lib/core/date-bounds.js';
+import {
+  DATE_YEARS,
+  calendarProblem,
+  dateBoundValues,
+  instantProblem,
+  isDateSpan,
+  parseDateSpan,
+  zoneOffset,
+} from '../../lib/core/date-bounds.js';
 import type { DateSpan } from '../../lib/types.js';
 import { calendarDayArb, calendarMonthArb, impossibleDayArb, zoneArb } from '../arbitraries/filter-value-arb.js';
 
@@ -23,14 +31,29 @@ describe('parseDateSpan', () => {
   });
 
   it('returns days of the time zone: +02:00 starts the day two hours before UTC does', () => {
-    assert.deepEqual(isoSpan(span('2024-12-31', 'date', '+02:00')), { from: '2024-12-30T22:00:00.000Z', to: '2024-12-31T21:59:59.999Z' });
-    assert.deepEqual(isoSpan(span('2024-07-01', 'date', 'Europe/Paris')), { from: '2024-06-30T22:00:00.000Z', to: '2024-07-01T21:59:59.999Z' });
+    assert.deepEqual(isoSpan(span('2024-12-31', 'date', '+02:00')), {
+      from: '2024-12-30T22:00:00.000Z',
+      to: '2024-12-31T21:59:59.999Z',
+    });
+    assert.deepEqual(isoSpan(span('2024-07-01', 'date', 'Europe/Paris')), {
+      from: '2024-06-30T22:00:00.000Z',
+      to: '2024-07-01T21:59:59.999Z',
+    });
   });
 
   it('returns one instant for a value with a time, read in the zone unless it names an offset', () => {
-    assert.deepEqual(isoSpan(span('2024-12-31T18:00', 'date', '+02:00')), { from: '2024-12-31T16:00:00.000Z', to: '2024-12-31T16:00:00.000Z' });
-    assert.deepEqual(isoSpan(span('2024-12-31T18:00:00.5Z', 'date', '+02:00')), { from: '2024-12-31T18:00:00.500Z', to: '2024-12-31T18:00:00.500Z' });
-    assert.deepEqual(isoSpan(span('2024-12-31 18:00:00-0130')), { from: '2024-12-31T19:30:00.000Z', to: '2024-12-31T19:30:00.000Z' });
+    assert.deepEqual(isoSpan(span('2024-12-31T18:00', 'date', '+02:00')), {
+      from: '2024-12-31T16:00:00.000Z',
+      to: '2024-12-31T16:00:00.000Z',
+    });
+    assert.deepEqual(isoSpan(span('2024-12-31T18:00:00.5Z', 'date', '+02:00')), {
+      from: '2024-12-31T18:00:00.500Z',
+      to: '2024-12-31T18:00:00.500Z',
+    });
+    assert.deepEqual(isoSpan(span('2024-12-31 18:00:00-0130')), {
+      from: '2024-12-31T19:30:00.000Z',
+      to: '2024-12-31T19:30:00.000Z',
+    });
   });
 
   it('returns first and last days for a DATEONLY column', () => {
@@ -40,12 +63,27 @@ describe('parseDateSpan', () => {
   });
 
   it('returns a reason for dates and times that do not exist, and for other text', () => {
-    assert.deepEqual(parseDateSpan('2024-02-30', 'date', '+00:00'), E.left('must be a date that exists: 2024-02 has 29 days'));
-    assert.deepEqual(parseDateSpan('2023-02-29', 'dateonly', '+00:00'), E.left('must be a date that exists: 2023-02 has 28 days'));
-    assert.deepEqual(parseDateSpan('2024-13', 'date', '+00:00'), E.left('must be a date that exists: there is no month 13'));
-    assert.deepEqual(parseDateSpan('2024-01-01T24:00', 'date', '+00:00'), E.left('must be a time that exists: 2024-01-01T24:00'));
+    assert.deepEqual(
+      parseDateSpan('2024-02-30', 'date', '+00:00'),
+      E.left('must be a date that exists: 2024-02 has 29 days'),
+    );
+    assert.deepEqual(
+      parseDateSpan('2023-02-29', 'dateonly', '+00:00'),
+      E.left('must be a date that exists: 2023-02 has 28 days'),
+    );
+    assert.deepEqual(
+      parseDateSpan('2024-13', 'date', '+00:00'),
+      E.left('must be a date that exists: there is no month 13'),
+    );
+    assert.deepEqual(
+      parseDateSpan('2024-01-01T24:00', 'date', '+00:00'),
+      E.left('must be a time that exists: 2024-01-01T24:00'),
+    );
     assert.deepEqual(parseDateSpan('yesterday', 'date', '+00:00'), E.left('must be an ISO 8601 date'));
-    assert.deepEqual(parseDateSpan('2024-01-01T10:00', 'dateonly', '+00:00'), E.left('must be a date (YYYY-MM-DD, YYYY-MM or YYYY)'));
+    assert.deepEqual(
+      parseDateSpan('2024-01-01T10:00', 'dateonly', '+00:00'),
+      E.left('must be a date (YYYY-MM-DD, YYYY-MM or YYYY)'),
+    );
   });
 
   describe('laws', () => {
@@ -60,7 +98,14 @@ describe('parseDateSpan', () => {
           assert.ok(gte.getTime() <= instant && instant <= lte.getTime());
           assert.deepEqual(dateBoundValues('gt', [day]), [lte]);
           // The bounds are local midnights: the next day starts one millisecond after lte.
-          assert.equal(span(new Date(Date.parse(`${text}T00:00:00Z`) + DAY + 3 * 3_600_000).toISOString().slice(0, 10), 'date', zone).from.valueOf(), lte.getTime() + 1);
+          assert.equal(
+            span(
+              new Date(Date.parse(`${text}T00:00:00Z`) + DAY + 3 * 3_600_000).toISOString().slice(0, 10),
+              'date',
+              zone,
+            ).from.valueOf(),
+            lte.getTime() + 1,
+          );
         }),
       );
     });
@@ -78,10 +123,16 @@ describe('parseDateSpan', () => {
     it('month btw covers exactly the days of those months', () => {
       fc.assert(
         fc.property(calendarMonthArb, calendarMonthArb, calendarDayArb, (a, b, d) => {
-          const [low, high] = dateBoundValues('btw', [span(a.text, 'dateonly'), span(b.text, 'dateonly')]) as [string, string];
+          const [low, high] = dateBoundValues('btw', [span(a.text, 'dateonly'), span(b.text, 'dateonly')]) as [
+            string,
+            string,
+          ];
           const inside = low <= d.text && d.text <= high;
           const months = (y: number, m: number) => y * 12 + m;
-          assert.equal(inside, months(a.year, a.month) <= months(d.year, d.month) && months(d.year, d.month) <= months(b.year, b.month));
+          assert.equal(
+            inside,
+            months(a.year, a.month) <= months(d.year, d.month) && months(d.year, d.month) <= months(b.year, b.month),
+          );
           const [from, to] = dateBoundValues('btw', [span(a.text), span(b.text)]) as [Date, Date];
           const noon = Date.parse(`${d.text}T12:00:00Z`);
           assert.equal(from.getTime() <= noon && noon <= to.getTime(), inside);
@@ -99,9 +150,14 @@ describe('parseDateSpan', () => {
 
     it('never throws', () => {
       fc.assert(
-        fc.property(fc.string(), fc.constantFrom<'date' | 'dateonly'>('date', 'dateonly'), fc.oneof(zoneArb, fc.string()), (text, kind, zone) => {
-          parseDateSpan(text, kind, zone);
-        }),
+        fc.property(
+          fc.string(),
+          fc.constantFrom<'date' | 'dateonly'>('date', 'dateonly'),
+          fc.oneof(zoneArb, fc.string()),
+          (text, kind, zone) => {
+            parseDateSpan(text, kind, zone);
+          },
+        ),
       );
     });
   });
@@ -140,7 +196,14 @@ describe('zoneOffset', () => {
 
 describe('calendarProblem', () => {
   it('returns undefined for real dates and times, leap days included', () => {
-    for (const text of ['2024-02-29', '2000-02-29', '1000-01-01', '9999-12-31T23:59:59.999Z', '2024-06-30 23:59', '2024-01-31T00:00:00+02:00']) {
+    for (const text of [
+      '2024-02-29',
+      '2000-02-29',
+      '1000-01-01',
+      '9999-12-31T23:59:59.999Z',
+      '2024-06-30 23:59',
+      '2024-01-31T00:00:00+02:00',
+    ]) {
       assert.equal(calendarProblem(text), undefined, text);
     }
   });
@@ -162,7 +225,15 @@ describe('calendarProblem', () => {
   });
 
   it('agrees with parseDateSpan on days (law)', () => {
-    fc.assert(fc.property(fc.oneof(impossibleDayArb, calendarDayArb.map(({ text }) => text)), (text) => (calendarProblem(text) === undefined) === E.isRight(parseDateSpan(text, 'dateonly', '+00:00'))));
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          impossibleDayArb,
+          calendarDayArb.map(({ text }) => text),
+        ),
+        (text) => (calendarProblem(text) === undefined) === E.isRight(parseDateSpan(text, 'dateonly', '+00:00')),
+      ),
+    );
   });
 });
 

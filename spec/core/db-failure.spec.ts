@@ -16,32 +16,90 @@ import { otherFaultArb, outageErrorArb, timeoutErrorArb } from '../arbitraries/d
 
 const driverError = (message: string, fields: object) => Object.assign(new Error(message), fields);
 /** Sequelize's DatabaseError reads `sql` and `parameters` from its parent. */
-const dbError = (parent: Error) => new DatabaseError(Object.assign(parent, { sql: 'SELECT * FROM "secrets"', parameters: [] }) as never);
+const dbError = (parent: Error) =>
+  new DatabaseError(Object.assign(parent, { sql: 'SELECT * FROM "secrets"', parameters: [] }) as never);
 
 describe('classifyDatabaseError', () => {
   it('returns databaseUnavailable for the ConnectionError family and driver connection failures', () => {
-    const refused = new ConnectionRefusedError(driverError('connect ECONNREFUSED 10.0.0.5:5432', { code: 'ECONNREFUSED' }));
+    const refused = new ConnectionRefusedError(
+      driverError('connect ECONNREFUSED 10.0.0.5:5432', { code: 'ECONNREFUSED' }),
+    );
     assert.equal(classifyDatabaseError(refused), 'databaseUnavailable');
-    assert.equal(classifyDatabaseError(new ConnectionAcquireTimeoutError(new Error('Operation timeout'))), 'databaseUnavailable');
-    assert.equal(classifyDatabaseError(new TimeoutError(driverError('SQLITE_BUSY: database is locked', { code: 'SQLITE_BUSY' }) as never)), 'databaseUnavailable');
-    assert.equal(classifyDatabaseError(dbError(driverError('terminating connection due to administrator command', { code: '57P01' }))), 'databaseUnavailable');
-    assert.equal(classifyDatabaseError(dbError(driverError('read ECONNRESET', { code: 'ECONNRESET', errno: -104 }))), 'databaseUnavailable');
-    assert.equal(classifyDatabaseError(dbError(driverError('Connection terminated unexpectedly', {}))), 'databaseUnavailable');
-    assert.equal(classifyDatabaseError(dbError(driverError('socket has unexpectedly been closed', { code: 'ER_SOCKET_UNEXPECTED_CLOSE', errno: 45007, sqlState: '08S01', fatal: true }))), 'databaseUnavailable');
+    assert.equal(
+      classifyDatabaseError(new ConnectionAcquireTimeoutError(new Error('Operation timeout'))),
+      'databaseUnavailable',
+    );
+    assert.equal(
+      classifyDatabaseError(
+        new TimeoutError(driverError('SQLITE_BUSY: database is locked', { code: 'SQLITE_BUSY' }) as never),
+      ),
+      'databaseUnavailable',
+    );
+    assert.equal(
+      classifyDatabaseError(
+        dbError(driverError('terminating connection due to administrator command', { code: '57P01' })),
+      ),
+      'databaseUnavailable',
+    );
+    assert.equal(
+      classifyDatabaseError(dbError(driverError('read ECONNRESET', { code: 'ECONNRESET', errno: -104 }))),
+      'databaseUnavailable',
+    );
+    assert.equal(
+      classifyDatabaseError(dbError(driverError('Connection terminated unexpectedly', {}))),
+      'databaseUnavailable',
+    );
+    assert.equal(
+      classifyDatabaseError(
+        dbError(
+          driverError('socket has unexpectedly been closed', {
+            code: 'ER_SOCKET_UNEXPECTED_CLOSE',
+            errno: 45007,
+            sqlState: '08S01',
+            fatal: true,
+          }),
+        ),
+      ),
+      'databaseUnavailable',
+    );
   });
 
   it('returns databaseTimeout for a passed deadline and a statement the database cancelled', () => {
-    assert.equal(classifyDatabaseError(Object.assign(new Error('x'), { name: 'FastCrudDeadlineError' })), 'databaseTimeout');
-    assert.equal(classifyDatabaseError(dbError(driverError('canceling statement due to statement timeout', { code: '57014' }))), 'databaseTimeout');
-    assert.equal(classifyDatabaseError(dbError(driverError('Query execution was interrupted (max_statement_time exceeded)', { errno: 1969, sqlState: '70100', code: 'ER_STATEMENT_TIMEOUT' }))), 'databaseTimeout');
+    assert.equal(
+      classifyDatabaseError(Object.assign(new Error('x'), { name: 'FastCrudDeadlineError' })),
+      'databaseTimeout',
+    );
+    assert.equal(
+      classifyDatabaseError(dbError(driverError('canceling statement due to statement timeout', { code: '57014' }))),
+      'databaseTimeout',
+    );
+    assert.equal(
+      classifyDatabaseError(
+        dbError(
+          driverError('Query execution was interrupted (max_statement_time exceeded)', {
+            errno: 1969,
+            sqlState: '70100',
+            code: 'ER_STATEMENT_TIMEOUT',
+          }),
+        ),
+      ),
+      'databaseTimeout',
+    );
   });
 
   it('returns undefined for other faults: SQL errors, constraints, a wrong password, non-errors', () => {
-    assert.equal(classifyDatabaseError(dbError(driverError('relation "x" does not exist', { code: '42P01' }))), undefined);
+    assert.equal(
+      classifyDatabaseError(dbError(driverError('relation "x" does not exist', { code: '42P01' }))),
+      undefined,
+    );
     assert.equal(classifyDatabaseError(new UniqueConstraintError({ message: 'Validation error' })), undefined);
-    assert.equal(classifyDatabaseError(new AccessDeniedError(driverError('password authentication failed', { code: '28P01' }))), undefined);
+    assert.equal(
+      classifyDatabaseError(new AccessDeniedError(driverError('password authentication failed', { code: '28P01' }))),
+      undefined,
+    );
     assert.equal(classifyDatabaseError(new TypeError('x is not a function')), undefined);
-    for (const value of [undefined, null, 'ECONNREFUSED', 42, Symbol('x')]) assert.equal(classifyDatabaseError(value), undefined);
+    for (const value of [undefined, null, 'ECONNREFUSED', 42, Symbol('x')])
+      assert.equal(classifyDatabaseError(value), undefined);
   });
 
   it('follows wrapped errors only 4 levels deep, and survives cycles and throwing getters', () => {
@@ -50,20 +108,39 @@ describe('classifyDatabaseError', () => {
     const cyclic: Record<string, unknown> = { name: 'Error' };
     cyclic['cause'] = cyclic;
     assert.equal(classifyDatabaseError(cyclic), undefined);
-    const hostile = new Proxy({}, { get: () => { throw new Error('boom'); } });
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('boom');
+        },
+      },
+    );
     assert.equal(classifyDatabaseError(hostile), undefined);
-    assert.equal(classifyDatabaseError({ get code() { throw new Error('boom'); }, name: 'SequelizeConnectionError' }), 'databaseUnavailable');
+    assert.equal(
+      classifyDatabaseError({
+        get code() {
+          throw new Error('boom');
+        },
+        name: 'SequelizeConnectionError',
+      }),
+      'databaseUnavailable',
+    );
   });
 
   it('law: never throws, whatever it is given', () => {
-    fc.assert(fc.property(fc.anything({ withObjectString: true, withNullPrototype: true }), (value) => {
-      const failure = classifyDatabaseError(value);
-      assert.ok(failure === undefined || failure === 'databaseUnavailable' || failure === 'databaseTimeout');
-    }));
+    fc.assert(
+      fc.property(fc.anything({ withObjectString: true, withNullPrototype: true }), (value) => {
+        const failure = classifyDatabaseError(value);
+        assert.ok(failure === undefined || failure === 'databaseUnavailable' || failure === 'databaseTimeout');
+      }),
+    );
   });
 
   it('law: an error that carries a connection failure, however wrapped, is databaseUnavailable', () => {
-    fc.assert(fc.property(outageErrorArb, (error) => assert.equal(classifyDatabaseError(error), 'databaseUnavailable')));
+    fc.assert(
+      fc.property(outageErrorArb, (error) => assert.equal(classifyDatabaseError(error), 'databaseUnavailable')),
+    );
   });
 
   it('law: an error that carries a timeout is databaseTimeout, even when its connection went too', () => {
@@ -84,19 +161,29 @@ describe('isUnreadableJson', () => {
   });
 
   it('returns false for other SQLite errors, the same words from another database, and non-errors', () => {
-    assert.equal(isUnreadableJson(dbError(driverError('SQLITE_ERROR: no such column: meta', { code: 'SQLITE_ERROR' }))), false);
+    assert.equal(
+      isUnreadableJson(dbError(driverError('SQLITE_ERROR: no such column: meta', { code: 'SQLITE_ERROR' }))),
+      false,
+    );
     assert.equal(isUnreadableJson(driverError('malformed JSON', { code: '22P02' })), false);
-    for (const value of [undefined, null, 'SQLITE_ERROR: malformed JSON', 5]) assert.equal(isUnreadableJson(value), false);
+    for (const value of [undefined, null, 'SQLITE_ERROR: malformed JSON', 5])
+      assert.equal(isUnreadableJson(value), false);
   });
 
   it('law: no outage, timeout or other fault is unreadable JSON', () => {
-    fc.assert(fc.property(fc.oneof(outageErrorArb, timeoutErrorArb, otherFaultArb), (error) => assert.equal(isUnreadableJson(error), false)));
+    fc.assert(
+      fc.property(fc.oneof(outageErrorArb, timeoutErrorArb, otherFaultArb), (error) =>
+        assert.equal(isUnreadableJson(error), false),
+      ),
+    );
   });
 });
 
 describe('replyForError for database failures', () => {
   it('returns a 503 JSend error with the code and Retry-After, and nothing of the fault', () => {
-    const refused = new ConnectionRefusedError(driverError('connect ECONNREFUSED 10.0.0.5:5432', { code: 'ECONNREFUSED' }));
+    const refused = new ConnectionRefusedError(
+      driverError('connect ECONNREFUSED 10.0.0.5:5432', { code: 'ECONNREFUSED' }),
+    );
     assert.deepEqual(replyForError(refused), {
       status: 503,
       headers: { 'Retry-After': '1' },
@@ -120,7 +207,8 @@ describe('replyForError for database failures', () => {
         const reply = replyForError(error);
         assert.notEqual(reply.status, 503);
         assert.equal(reply.headers, undefined);
-        if (reply.status === 500) assert.deepEqual(reply, { status: 500, body: { status: 'error', message: 'Internal Server Error' } });
+        if (reply.status === 500)
+          assert.deepEqual(reply, { status: 500, body: { status: 'error', message: 'Internal Server Error' } });
       }),
     );
   });

@@ -32,16 +32,20 @@ describe('tooDeepAt', () => {
   });
 
   it('law: finds something exactly when the value is deeper than the limit', () => {
-    fc.assert(fc.property(fc.jsonValue({ depthSize: 'medium' }), fc.nat(8), (value, max) => {
-      assert.equal(tooDeepAt(value, max) !== undefined, depthOf(value) > max);
-    }));
+    fc.assert(
+      fc.property(fc.jsonValue({ depthSize: 'medium' }), fc.nat(8), (value, max) => {
+        assert.equal(tooDeepAt(value, max) !== undefined, depthOf(value) > max);
+      }),
+    );
   });
 
   it('law: the path it gives leads to a container at depth max + 1', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 300 }), fc.nat(20), (depth, max) => {
-      const path = tooDeepAt(nested(depth), max);
-      assert.equal(path === undefined ? depth <= max : path.length === max, true);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 300 }), fc.nat(20), (depth, max) => {
+        const path = tooDeepAt(nested(depth), max);
+        assert.equal(path === undefined ? depth <= max : path.length === max, true);
+      }),
+    );
   });
 });
 
@@ -55,22 +59,30 @@ describe('bodyProblem', () => {
   });
 
   it('law: a body without NUL characters has a problem exactly when tooDeepAt finds one', () => {
-    fc.assert(fc.property(fc.jsonValue().map((v) => JSON.parse(JSON.stringify(v).replaceAll('\\u0000', ''))), fc.nat(6), (value, max) => {
-      assert.equal(bodyProblem(value, max) !== undefined, tooDeepAt(value, max) !== undefined);
-    }));
+    fc.assert(
+      fc.property(
+        fc.jsonValue().map((v) => JSON.parse(JSON.stringify(v).replaceAll('\\u0000', ''))),
+        fc.nat(6),
+        (value, max) => {
+          assert.equal(bodyProblem(value, max) !== undefined, tooDeepAt(value, max) !== undefined);
+        },
+      ),
+    );
   });
 });
 
 describe('stringifyJson', () => {
-  it('returns JSON.stringify\'s text for a value deeper than JSON.stringify can write', () => {
+  it("returns JSON.stringify's text for a value deeper than JSON.stringify can write", () => {
     const text = '{"a":'.repeat(100_000) + '[1,"x",null]' + '}'.repeat(100_000);
     assert.equal(stringifyJson(JSON.parse(text)), text);
   });
 
   it('law: equals JSON.stringify on every JSON value', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => {
-      assert.equal(stringifyJson(value), JSON.stringify(value));
-    }));
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        assert.equal(stringifyJson(value), JSON.stringify(value));
+      }),
+    );
   });
 });
 
@@ -84,9 +96,14 @@ describe('uuidForms', () => {
   });
 
   it('law: every case-variant of a UUID in a text column gives the same forms', () => {
-    fc.assert(fc.property(fc.uuid(), fc.array(fc.boolean(), { minLength: 36, maxLength: 36 }), (uuid, flips) => {
-      const variant = [...uuid].map((c, i) => (flips[i] ? c.toUpperCase() : c)).join('');
-      assert.deepEqual(uuidForms({ type: DataTypes.STRING(36) }, variant), uuidForms({ type: DataTypes.STRING(36) }, uuid));
-    }));
+    fc.assert(
+      fc.property(fc.uuid(), fc.array(fc.boolean(), { minLength: 36, maxLength: 36 }), (uuid, flips) => {
+        const variant = [...uuid].map((c, i) => (flips[i] ? c.toUpperCase() : c)).join('');
+        assert.deepEqual(
+          uuidForms({ type: DataTypes.STRING(36) }, variant),
+          uuidForms({ type: DataTypes.STRING(36) }, uuid),
+        );
+      }),
+    );
   });
 });

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { ERROR_CODES, ERROR_TABLE, statusOf, type DecidedStatusCode, type FixedStatusCode } from '../../lib/core/error-codes.js';
+import {
+  ERROR_CODES,
+  ERROR_TABLE,
+  statusOf,
+  type DecidedStatusCode,
+  type FixedStatusCode,
+} from '../../lib/core/error-codes.js';
 import { HttpStatus } from '../../lib/core/http-status.js';
 import type { ErrorCode, ErrorStatus } from '../../lib/types.js';
 
@@ -22,7 +28,10 @@ describe('ERROR_TABLE', () => {
   });
 
   it('returns thrown for clientError alone: its status is the one the hook threw', () => {
-    assert.deepEqual(codesWith((status) => status === 'thrown'), ['clientError']);
+    assert.deepEqual(
+      codesWith((status) => status === 'thrown'),
+      ['clientError'],
+    );
   });
 });
 
@@ -33,20 +42,41 @@ describe('statusOf', () => {
       [404, 403, 409, 409],
     );
     assert.deepEqual(
-      [statusOf('contentTooLarge'), statusOf('unsupportedMediaType'), statusOf('invalidJson'), statusOf('invalidBody'), statusOf('invalidForm')],
+      [
+        statusOf('contentTooLarge'),
+        statusOf('unsupportedMediaType'),
+        statusOf('invalidJson'),
+        statusOf('invalidBody'),
+        statusOf('invalidForm'),
+      ],
       [413, 415, 400, 400, 400],
     );
   });
 
   it('returns the configured validation status for the validation codes', () => {
-    assert.deepEqual(VALIDATION, ['required', 'columnNotFound', 'invalidOperator', 'invalidValue', 'type', 'invalid', 'emptyPayload', 'schema', 'unknownParameter', 'tooDeep', 'tooManyRows']);
+    assert.deepEqual(VALIDATION, [
+      'required',
+      'columnNotFound',
+      'invalidOperator',
+      'invalidValue',
+      'type',
+      'invalid',
+      'emptyPayload',
+      'schema',
+      'unknownParameter',
+      'tooDeep',
+      'tooManyRows',
+    ]);
     assert.equal(statusOf('required', 400), 400);
     assert.equal(statusOf('columnNotFound', 422), 422);
     assert.equal(statusOf('invalidJson', 422), 400, 'a malformed body stays a 400 whatever the validation status');
   });
 
   it('returns 503 for the two database failures, the only codes of a JSend error rather than a fail item', () => {
-    assert.deepEqual(codesWith((status) => typeof status === 'number' && status >= 500), ['databaseUnavailable', 'databaseTimeout']);
+    assert.deepEqual(
+      codesWith((status) => typeof status === 'number' && status >= 500),
+      ['databaseUnavailable', 'databaseTimeout'],
+    );
     assert.deepEqual([statusOf('databaseUnavailable'), statusOf('databaseTimeout', 422)], [503, 503]);
   });
 

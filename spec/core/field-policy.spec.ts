@@ -28,7 +28,16 @@ describe('resolvePolicy', () => {
   it('returns defaults: fillable without key, timestamps and soft-delete columns; JSON never sortable', () => {
     const policy = resolvePolicy(User, {}, DEFAULT_CONFIG);
     assert.deepEqual(sorted(policy.fillable), ['email', 'password', 'profile']);
-    assert.deepEqual(sorted(policy.visible), ['createdAt', 'deletedAt', 'deletedBy', 'email', 'id', 'password', 'profile', 'updatedAt']);
+    assert.deepEqual(sorted(policy.visible), [
+      'createdAt',
+      'deletedAt',
+      'deletedBy',
+      'email',
+      'id',
+      'password',
+      'profile',
+      'updatedAt',
+    ]);
     assert.ok(!policy.sortable.has('profile') && policy.filterable.has('profile'));
   });
 
@@ -39,7 +48,16 @@ describe('resolvePolicy', () => {
   });
 
   it('returns declared lists by attribute or column name, dropping unknown names and hidden ones', () => {
-    const policy = resolvePolicy(User, { hidden: ['password'], fillable: ['email', 'nope'], sortable: ['created_at', 'password'], filterable: ['email'] }, DEFAULT_CONFIG);
+    const policy = resolvePolicy(
+      User,
+      {
+        hidden: ['password'],
+        fillable: ['email', 'nope'],
+        sortable: ['created_at', 'password'],
+        filterable: ['email'],
+      },
+      DEFAULT_CONFIG,
+    );
     assert.deepEqual(sorted(policy.fillable), ['email']);
     assert.deepEqual(sorted(policy.sortable), ['createdAt']);
     assert.deepEqual(sorted(policy.filterable), ['email']);
@@ -50,12 +68,19 @@ describe('allowedColumn', () => {
   const policy = resolvePolicy(User, { hidden: ['password'] }, DEFAULT_CONFIG);
 
   it('returns the attribute for its name, its column, or its snake_case form', () => {
-    assert.deepEqual(allowedColumn(User, policy.sortable, 'createdAt'), { attribute: 'createdAt', column: 'created_at' });
-    assert.deepEqual(allowedColumn(User, policy.sortable, 'created_at'), { attribute: 'createdAt', column: 'created_at' });
+    assert.deepEqual(allowedColumn(User, policy.sortable, 'createdAt'), {
+      attribute: 'createdAt',
+      column: 'created_at',
+    });
+    assert.deepEqual(allowedColumn(User, policy.sortable, 'created_at'), {
+      attribute: 'createdAt',
+      column: 'created_at',
+    });
   });
 
   it('returns undefined for hidden, unknown and hostile names', () => {
-    for (const name of ['password', 'colour', 'email; DROP TABLE users', '__proto__']) assert.equal(allowedColumn(User, policy.filterable, name), undefined);
+    for (const name of ['password', 'colour', 'email; DROP TABLE users', '__proto__'])
+      assert.equal(allowedColumn(User, policy.filterable, name), undefined);
   });
 
   it('never returns a column outside the allowed set', () => {
@@ -69,14 +94,25 @@ describe('allowedColumn', () => {
 });
 
 describe('resolveColumn through allowedColumn', () => {
-  const Order = sequelize.define('Order', { id: { type: DataTypes.INTEGER, primaryKey: true }, category_id: DataTypes.INTEGER, placedAt: DataTypes.DATE, note: { type: DataTypes.STRING, field: 'order_note' } });
+  const Order = sequelize.define('Order', {
+    id: { type: DataTypes.INTEGER, primaryKey: true },
+    category_id: DataTypes.INTEGER,
+    placedAt: DataTypes.DATE,
+    note: { type: DataTypes.STRING, field: 'order_note' },
+  });
   const policy = resolvePolicy(Order, {}, DEFAULT_CONFIG);
   const settings = { policy, termKey: 'term', termFields: [], config: DEFAULT_CONFIG, paginate: true };
 
   it('returns the attribute by name, column, or camelCase/snake_case equivalence with either', () => {
-    for (const name of ['category_id', 'categoryId', 'CategoryId']) assert.deepEqual(allowedColumn(Order, policy.filterable, name), { attribute: 'category_id', column: 'category_id' });
-    for (const name of ['placedAt', 'placed_at']) assert.equal(allowedColumn(Order, policy.filterable, name)?.attribute, 'placedAt');
-    for (const name of ['note', 'order_note', 'orderNote']) assert.deepEqual(allowedColumn(Order, policy.filterable, name), { attribute: 'note', column: 'order_note' });
+    for (const name of ['category_id', 'categoryId', 'CategoryId'])
+      assert.deepEqual(allowedColumn(Order, policy.filterable, name), {
+        attribute: 'category_id',
+        column: 'category_id',
+      });
+    for (const name of ['placedAt', 'placed_at'])
+      assert.equal(allowedColumn(Order, policy.filterable, name)?.attribute, 'placedAt');
+    for (const name of ['note', 'order_note', 'orderNote'])
+      assert.deepEqual(allowedColumn(Order, policy.filterable, name), { attribute: 'note', column: 'order_note' });
   });
 
   it('returns undefined when the equivalence fits two attributes', () => {
@@ -87,7 +123,19 @@ describe('resolveColumn through allowedColumn', () => {
   });
 
   it('sort and filter resolve the same names, and both name what the client wrote', () => {
-    const variants = fc.constantFrom('category_id', 'categoryId', 'CategoryId', 'placedAt', 'placed_at', 'PlacedAt', 'note', 'orderNote', 'order_note', 'id', 'ID');
+    const variants = fc.constantFrom(
+      'category_id',
+      'categoryId',
+      'CategoryId',
+      'placedAt',
+      'placed_at',
+      'PlacedAt',
+      'note',
+      'orderNote',
+      'order_note',
+      'id',
+      'ID',
+    );
     fc.assert(
       fc.property(fc.oneof(variants, clientColumnArb), (name) => {
         const filtered = parseFilters(Order, { [name]: { nn: '1' } }, settings);
@@ -96,7 +144,11 @@ describe('resolveColumn through allowedColumn', () => {
         if (!sortable) return;
         const bySort = E.isRight(sorted) ? sorted.right.order[0]?.[0] : undefined;
         assert.equal(filtered.conditions[0]?.attribute, bySort);
-        if (E.isLeft(sorted)) assert.deepEqual(sorted.left.map((f) => f.field), filtered.failures.map((f) => f.field));
+        if (E.isLeft(sorted))
+          assert.deepEqual(
+            sorted.left.map((f) => f.field),
+            filtered.failures.map((f) => f.field),
+          );
       }),
     );
   });

@@ -20,11 +20,19 @@ const Product = sequelize.define('Product', {
   seenAt: DataTypes.DATE,
   day: DataTypes.DATEONLY,
 });
-const settings = { policy: resolvePolicy(Product, { hidden: ['secret'] }, DEFAULT_CONFIG), termKey: 'term', termFields: ['name'] };
+const settings = {
+  policy: resolvePolicy(Product, { hidden: ['secret'] }, DEFAULT_CONFIG),
+  termKey: 'term',
+  termFields: ['name'],
+};
 
 describe('parseFilters', () => {
   it('returns typed conditions, a bare value meaning eq', () => {
-    const parsed = parseFilters(Product, { price: { gte: '10', btw: '1,2' }, active: 'true', name: { in: 'a,b' } }, settings);
+    const parsed = parseFilters(
+      Product,
+      { price: { gte: '10', btw: '1,2' }, active: 'true', name: { in: 'a,b' } },
+      settings,
+    );
     assert.deepEqual(parsed.failures, []);
     assert.deepEqual(parsed.conditions, [
       { attribute: 'price', column: 'price', op: 'gte', values: [10] },
@@ -35,7 +43,10 @@ describe('parseFilters', () => {
   });
 
   it('returns the term search over the term fields, marking those that do not hold text', () => {
-    assert.deepEqual(parseFilters(Product, { term: 'pho' }, settings).term, { columns: [{ column: 'name', isText: true }], text: 'pho' });
+    assert.deepEqual(parseFilters(Product, { term: 'pho' }, settings).term, {
+      columns: [{ column: 'name', isText: true }],
+      text: 'pho',
+    });
     const numeric = { ...settings, termFields: ['name', 'price'] };
     assert.deepEqual(parseFilters(Product, { term: '12' }, numeric).term?.columns, [
       { column: 'name', isText: true },
@@ -44,9 +55,20 @@ describe('parseFilters', () => {
   });
 
   it('returns null (IS NULL) on a column of any kind, json included, reading no value', () => {
-    const { conditions, failures } = parseFilters(Product, { tags: { null: '1' }, price: { null: '' }, seenAt: { null: 'x' } }, settings);
+    const { conditions, failures } = parseFilters(
+      Product,
+      { tags: { null: '1' }, price: { null: '' }, seenAt: { null: 'x' } },
+      settings,
+    );
     assert.deepEqual(failures, []);
-    assert.deepEqual(conditions.map((c) => [c.attribute, c.op, c.values]), [['tags', 'null', []], ['price', 'null', []], ['seenAt', 'null', []]]);
+    assert.deepEqual(
+      conditions.map((c) => [c.attribute, c.op, c.values]),
+      [
+        ['tags', 'null', []],
+        ['price', 'null', []],
+        ['seenAt', 'null', []],
+      ],
+    );
   });
 
   it('returns the JSON value for json, raw text when it is not JSON', () => {
@@ -56,16 +78,23 @@ describe('parseFilters', () => {
   });
 
   it('returns one failure per problem, naming the column as written', () => {
-    const { failures } = parseFilters(Product, { colour: 'x', secret: 'x', name: { regex: 'x' }, price: { like: '1', gt: 'x' }, tags: 'x', active: 'maybe' }, settings);
-    assert.deepEqual(failures.map((f) => [f.field, f.error]), [
-      ['colour', 'columnNotFound'],
-      ['secret', 'columnNotFound'],
-      ['name', 'invalidOperator'],
-      ['price', 'invalidOperator'],
-      ['price', 'invalidValue'],
-      ['tags', 'invalidOperator'],
-      ['active', 'invalidValue'],
-    ]);
+    const { failures } = parseFilters(
+      Product,
+      { colour: 'x', secret: 'x', name: { regex: 'x' }, price: { like: '1', gt: 'x' }, tags: 'x', active: 'maybe' },
+      settings,
+    );
+    assert.deepEqual(
+      failures.map((f) => [f.field, f.error]),
+      [
+        ['colour', 'columnNotFound'],
+        ['secret', 'columnNotFound'],
+        ['name', 'invalidOperator'],
+        ['price', 'invalidOperator'],
+        ['price', 'invalidValue'],
+        ['tags', 'invalidOperator'],
+        ['active', 'invalidValue'],
+      ],
+    );
   });
 
   it('returns a failure for a filter that is not an object, and for NUL characters', () => {
@@ -74,11 +103,22 @@ describe('parseFilters', () => {
   });
 
   it('returns the attribute for a camelCase name of an underscored attribute, as sort resolves it', () => {
-    assert.deepEqual(parseFilters(Product, { categoryId: '5' }, settings).conditions, [{ attribute: 'category_id', column: 'category_id', op: 'eq', values: [5] }]);
+    assert.deepEqual(parseFilters(Product, { categoryId: '5' }, settings).conditions, [
+      { attribute: 'category_id', column: 'category_id', op: 'eq', values: [5] },
+    ]);
   });
 
   it('returns trimmed values, and no condition for an empty or blank one (nn and null aside)', () => {
-    const parsed = parseFilters(Product, { name: { like: '  test  ', eq: ' ', in: ' a ,, b,' }, price: { gt: '' }, day: { nn: '', null: ' ' }, tags: { json: ' ' } }, settings);
+    const parsed = parseFilters(
+      Product,
+      {
+        name: { like: '  test  ', eq: ' ', in: ' a ,, b,' },
+        price: { gt: '' },
+        day: { nn: '', null: ' ' },
+        tags: { json: ' ' },
+      },
+      settings,
+    );
     assert.deepEqual(parsed.failures, []);
     assert.deepEqual(parsed.conditions, [
       { attribute: 'name', column: 'name', op: 'like', values: ['test'] },
@@ -91,20 +131,35 @@ describe('parseFilters', () => {
   });
 
   it('returns gte or lte for a btw with one side empty, and nothing when both are', () => {
-    assert.deepEqual(parseFilters(Product, { price: { btw: '5, ' } }, settings).conditions, [{ attribute: 'price', column: 'price', op: 'gte', values: [5] }]);
-    assert.deepEqual(parseFilters(Product, { price: { btw: ',9' } }, settings).conditions, [{ attribute: 'price', column: 'price', op: 'lte', values: [9] }]);
-    assert.deepEqual(parseFilters(Product, { price: { btw: ' , ' } }, settings), { conditions: [], term: null, failures: [] });
+    assert.deepEqual(parseFilters(Product, { price: { btw: '5, ' } }, settings).conditions, [
+      { attribute: 'price', column: 'price', op: 'gte', values: [5] },
+    ]);
+    assert.deepEqual(parseFilters(Product, { price: { btw: ',9' } }, settings).conditions, [
+      { attribute: 'price', column: 'price', op: 'lte', values: [9] },
+    ]);
+    assert.deepEqual(parseFilters(Product, { price: { btw: ' , ' } }, settings), {
+      conditions: [],
+      term: null,
+      failures: [],
+    });
     assert.equal(parseFilters(Product, { price: { btw: '5' } }, settings).failures[0]?.error, 'invalidValue');
   });
 
   it('returns date bounds: a date-only or month value covers all of it, in the given time zone', () => {
     const iso = (values: readonly unknown[]) => values.map((v) => (v instanceof Date ? v.toISOString() : v));
-    const { conditions } = parseFilters(Product, { seenAt: { btw: '2024-01,2024-03', lte: '2024-12-31' }, day: { btw: '2024-01,2024-03' } }, { ...settings, timezone: '+02:00' });
-    assert.deepEqual(conditions.map((c) => [c.op, iso(c.values)]), [
-      ['btw', ['2023-12-31T22:00:00.000Z', '2024-03-31T21:59:59.999Z']],
-      ['lte', ['2024-12-31T21:59:59.999Z']],
-      ['btw', ['2024-01-01', '2024-03-31']],
-    ]);
+    const { conditions } = parseFilters(
+      Product,
+      { seenAt: { btw: '2024-01,2024-03', lte: '2024-12-31' }, day: { btw: '2024-01,2024-03' } },
+      { ...settings, timezone: '+02:00' },
+    );
+    assert.deepEqual(
+      conditions.map((c) => [c.op, iso(c.values)]),
+      [
+        ['btw', ['2023-12-31T22:00:00.000Z', '2024-03-31T21:59:59.999Z']],
+        ['lte', ['2024-12-31T21:59:59.999Z']],
+        ['btw', ['2024-01-01', '2024-03-31']],
+      ],
+    );
   });
 
   it('returns invalidValue naming the field for a date that does not exist', () => {
@@ -116,40 +171,68 @@ describe('parseFilters', () => {
   it('an empty or blank value never adds a condition', () => {
     const ops = (Object.keys(OPERATORS) as Operator[]).filter((op) => OPERATORS[op] !== 'none');
     fc.assert(
-      fc.property(fc.constantFrom('name', 'price', 'active', 'tags', 'category_id', 'seenAt', 'day'), fc.constantFrom(...ops), blankArb, blankArb, (column, op, blank, other) => {
-        const value = OPERATORS[op] === 'one' ? blank : `${blank},${other}`;
-        const parsed = parseFilters(Product, { [column]: { [op]: value }, term: blank }, settings);
-        assert.deepEqual(parsed.conditions, []);
-        assert.equal(parsed.term, null);
-        assert.ok(parsed.failures.every((f) => f.error === 'invalidOperator'));
-      }),
+      fc.property(
+        fc.constantFrom('name', 'price', 'active', 'tags', 'category_id', 'seenAt', 'day'),
+        fc.constantFrom(...ops),
+        blankArb,
+        blankArb,
+        (column, op, blank, other) => {
+          const value = OPERATORS[op] === 'one' ? blank : `${blank},${other}`;
+          const parsed = parseFilters(Product, { [column]: { [op]: value }, term: blank }, settings);
+          assert.deepEqual(parsed.conditions, []);
+          assert.equal(parsed.term, null);
+          assert.ok(parsed.failures.every((f) => f.error === 'invalidOperator'));
+        },
+      ),
     );
   });
 
   it('trimming is idempotent: a padded value parses as the trimmed one, and trimming twice changes nothing', () => {
-    const value = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('5', '2024-12-31', '2024-03', 'true', '1,2', 'a, b', '["a"]'));
+    const value = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom('5', '2024-12-31', '2024-03', 'true', '1,2', 'a, b', '["a"]'),
+    );
     fc.assert(
-      fc.property(fc.constantFrom('name', 'price', 'active', 'tags', 'seenAt', 'day'), fc.constantFrom(...(Object.keys(OPERATORS) as Operator[])), value, paddingArb, (column, op, text, [left, right]) => {
-        const once = parseFilters(Product, { [column]: { [op]: text.trim() } }, settings);
-        const padded = parseFilters(Product, { [column]: { [op]: `${left}${text}${right}` } }, settings);
-        const twice = parseFilters(Product, { [column]: { [op]: text.trim().trim() } }, settings);
-        assert.deepEqual(padded.conditions, once.conditions);
-        assert.deepEqual(twice, once);
-        assert.deepEqual(padded.failures.map((f) => f.error), once.failures.map((f) => f.error));
-      }),
+      fc.property(
+        fc.constantFrom('name', 'price', 'active', 'tags', 'seenAt', 'day'),
+        fc.constantFrom(...(Object.keys(OPERATORS) as Operator[])),
+        value,
+        paddingArb,
+        (column, op, text, [left, right]) => {
+          const once = parseFilters(Product, { [column]: { [op]: text.trim() } }, settings);
+          const padded = parseFilters(Product, { [column]: { [op]: `${left}${text}${right}` } }, settings);
+          const twice = parseFilters(Product, { [column]: { [op]: text.trim().trim() } }, settings);
+          assert.deepEqual(padded.conditions, once.conditions);
+          assert.deepEqual(twice, once);
+          assert.deepEqual(
+            padded.failures.map((f) => f.error),
+            once.failures.map((f) => f.error),
+          );
+        },
+      ),
     );
   });
 
   it('never throws, and every condition uses a known operator on a filterable attribute', () => {
-    const spec = fc.oneof(fc.string(), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.oneof(fc.string(), fc.array(fc.string()))));
+    const spec = fc.oneof(
+      fc.string(),
+      fc.array(fc.string(), { maxLength: 3 }),
+      fc.dictionary(fc.string({ maxLength: 5 }), fc.oneof(fc.string(), fc.array(fc.string()))),
+    );
     fc.assert(
-      fc.property(fc.dictionary(fc.oneof(fc.constantFrom('name', 'price', 'active', 'tags', 'secret', 'term'), fc.string()), spec), (filter) => {
-        const parsed = parseFilters(Product, filter, settings);
-        for (const c of parsed.conditions) {
-          assert.ok(Object.hasOwn(OPERATORS, c.op));
-          assert.ok(settings.policy.filterable.has(c.attribute));
-        }
-      }),
+      fc.property(
+        fc.dictionary(
+          fc.oneof(fc.constantFrom('name', 'price', 'active', 'tags', 'secret', 'term'), fc.string()),
+          spec,
+        ),
+        (filter) => {
+          const parsed = parseFilters(Product, filter, settings);
+          for (const c of parsed.conditions) {
+            assert.ok(Object.hasOwn(OPERATORS, c.op));
+            assert.ok(settings.policy.filterable.has(c.attribute));
+          }
+        },
+      ),
     );
   });
 });

@@ -66,10 +66,12 @@ describe('nearest', () => {
   });
 
   it('only ever returns one of the candidates', () => {
-    fc.assert(fc.property(wordArb, namesArb, (name, candidates) => {
-      const found = nearest(name, candidates);
-      return found === undefined || candidates.includes(found);
-    }));
+    fc.assert(
+      fc.property(wordArb, namesArb, (name, candidates) => {
+        const found = nearest(name, candidates);
+        return found === undefined || candidates.includes(found);
+      }),
+    );
   });
 
   it('returns the name itself when it is the first candidate', () => {
@@ -80,7 +82,10 @@ describe('nearest', () => {
     fc.assert(
       fc.property(wordArb, namesArb, (name, candidates) => {
         const found = nearest(name, candidates);
-        if (found === undefined) return candidates.every((candidate) => typoDistance(name.toLowerCase(), candidate.toLowerCase()) > limitOf(name));
+        if (found === undefined)
+          return candidates.every(
+            (candidate) => typoDistance(name.toLowerCase(), candidate.toLowerCase()) > limitOf(name),
+          );
         const distance = typoDistance(name.toLowerCase(), found.toLowerCase());
         return candidates.every((candidate) => typoDistance(name.toLowerCase(), candidate.toLowerCase()) >= distance);
       }),
@@ -106,7 +111,14 @@ describe('editDistance', () => {
   });
 
   it('satisfies the triangle inequality', () => {
-    fc.assert(fc.property(wordArb, wordArb, wordArb, (a, b, c) => editDistance(a, c) <= editDistance(a, b) + editDistance(b, c)));
+    fc.assert(
+      fc.property(
+        wordArb,
+        wordArb,
+        wordArb,
+        (a, b, c) => editDistance(a, c) <= editDistance(a, b) + editDistance(b, c),
+      ),
+    );
   });
 
   it('lies between the difference of the lengths and the longer length', () => {

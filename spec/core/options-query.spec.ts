@@ -4,7 +4,13 @@ import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { DataTypes, Sequelize } from 'sequelize';
 import { resolveConfig } from '../../lib/core/config.js';
-import { buildOptionsQuery, formatOptions, inReplyOrder, optionItems, undeclaredValueColumn } from '../../lib/core/options-query.js';
+import {
+  buildOptionsQuery,
+  formatOptions,
+  inReplyOrder,
+  optionItems,
+  undeclaredValueColumn,
+} from '../../lib/core/options-query.js';
 import { clientColumnArb, modelArb } from '../arbitraries/model-arb.js';
 
 // Models are defined offline: nothing here connects to a database.
@@ -73,44 +79,68 @@ describe('buildOptionsQuery', () => {
   });
 
   it('returns columnNotFound naming a label that is not an attribute', () => {
-    assert.deepEqual(buildOptionsQuery(Category, 'colour', undefined), E.left({ _tag: 'columnNotFound', field: 'colour' }));
+    assert.deepEqual(
+      buildOptionsQuery(Category, 'colour', undefined),
+      E.left({ _tag: 'columnNotFound', field: 'colour' }),
+    );
   });
 
   it('returns columnNotFound for hostile label or value strings', () => {
     for (const hostile of ['name; DROP TABLE categories', "name'--", 'name,id', '*', '"name"', 'na me']) {
       assert.deepEqual(buildOptionsQuery(Category, hostile, 'id'), E.left({ _tag: 'columnNotFound', field: hostile }));
-      assert.deepEqual(buildOptionsQuery(Category, 'name', hostile), E.left({ _tag: 'columnNotFound', field: hostile }));
+      assert.deepEqual(
+        buildOptionsQuery(Category, 'name', hostile),
+        E.left({ _tag: 'columnNotFound', field: hostile }),
+      );
     }
   });
 
   it('returns columnNotFound for a value outside options.value_columns, by attribute or column name', () => {
-    const config = E.getOrElseW(() => assert.fail())(resolveConfig({ options: { value_columns: ['id', 'external_id'] } }));
+    const config = E.getOrElseW(() => assert.fail())(
+      resolveConfig({ options: { value_columns: ['id', 'external_id'] } }),
+    );
     assert.ok(E.isRight(buildOptionsQuery(Category, 'name', undefined, config)));
     assert.ok(E.isRight(buildOptionsQuery(Category, 'name', 'externalId', config)));
     assert.ok(E.isRight(buildOptionsQuery(Category, 'name', 'external_id', config)));
     for (const value of ['name', 'api_token', 'deleted_at']) {
-      assert.deepEqual(buildOptionsQuery(Category, 'name', value, config), E.left({ _tag: 'columnNotFound', field: value }));
+      assert.deepEqual(
+        buildOptionsQuery(Category, 'name', value, config),
+        E.left({ _tag: 'columnNotFound', field: value }),
+      );
     }
     const noId = E.getOrElseW(() => assert.fail())(resolveConfig({ options: { value_columns: ['name'] } }));
-    assert.deepEqual(buildOptionsQuery(Category, 'name', undefined, noId), E.left({ _tag: 'columnNotFound', field: 'id' }));
+    assert.deepEqual(
+      buildOptionsQuery(Category, 'name', undefined, noId),
+      E.left({ _tag: 'columnNotFound', field: 'id' }),
+    );
   });
 
   it('returns columnNotFound for an attribute outside the visible set, as label or value', () => {
     const visible = new Set(['id', 'name']);
-    assert.deepEqual(buildOptionsQuery(Category, 'external_id', 'id', undefined, visible), E.left({ _tag: 'columnNotFound', field: 'external_id' }));
-    assert.deepEqual(buildOptionsQuery(Category, 'name', 'externalId', undefined, visible), E.left({ _tag: 'columnNotFound', field: 'externalId' }));
+    assert.deepEqual(
+      buildOptionsQuery(Category, 'external_id', 'id', undefined, visible),
+      E.left({ _tag: 'columnNotFound', field: 'external_id' }),
+    );
+    assert.deepEqual(
+      buildOptionsQuery(Category, 'name', 'externalId', undefined, visible),
+      E.left({ _tag: 'columnNotFound', field: 'externalId' }),
+    );
     assert.ok(E.isRight(buildOptionsQuery(Category, 'name', 'legacy_code', undefined, visible)));
   });
 
   it('returns columnNotFound for names inherited from Object.prototype', () => {
-    assert.deepEqual(buildOptionsQuery(Tag, 'constructor', 'id'), E.left({ _tag: 'columnNotFound', field: 'constructor' }));
+    assert.deepEqual(
+      buildOptionsQuery(Tag, 'constructor', 'id'),
+      E.left({ _tag: 'columnNotFound', field: 'constructor' }),
+    );
   });
 
   describe('laws', () => {
     it('is Left exactly when the label is absent or not an attribute by name or column', () => {
       fc.assert(
         fc.property(modelArb, fc.option(clientColumnArb, { nil: undefined }), ({ model, attributes }, label) => {
-          const known = label !== undefined && Object.entries(attributes).some(([n, a]) => n === label || a.field === label);
+          const known =
+            label !== undefined && Object.entries(attributes).some(([n, a]) => n === label || a.field === label);
           const plan = buildOptionsQuery(model, label, 'id');
           assert.equal(E.isRight(plan), known);
           if (E.isLeft(plan)) assert.equal(plan.left.field, label ? label : 'label');
@@ -153,8 +183,30 @@ describe('formatOptions', () => {
 describe('inReplyOrder', () => {
   it('puts the label pair before the value pair, and leaves any other select list alone', () => {
     const planned = E.getOrElseW(() => assert.fail('planned'))(buildOptionsQuery(Category, 'name', undefined));
-    assert.deepEqual(inReplyOrder(planned), { ...planned, attributes: [['name', 'label'], ['id', 'value']] });
-    for (const attributes of [[['name', 'label'], ['id', 'value']], [['id', 'value'], ['name', 'label'], ['id', 'extra']], [['id', 'value']], ['id', 'name'], [['id', 'value'], ['name', 'title']]]) {
+    assert.deepEqual(inReplyOrder(planned), {
+      ...planned,
+      attributes: [
+        ['name', 'label'],
+        ['id', 'value'],
+      ],
+    });
+    for (const attributes of [
+      [
+        ['name', 'label'],
+        ['id', 'value'],
+      ],
+      [
+        ['id', 'value'],
+        ['name', 'label'],
+        ['id', 'extra'],
+      ],
+      [['id', 'value']],
+      ['id', 'name'],
+      [
+        ['id', 'value'],
+        ['name', 'title'],
+      ],
+    ]) {
       const query = { attributes, raw: true } as never;
       assert.equal(inReplyOrder(query), query, JSON.stringify(attributes));
     }
@@ -163,7 +215,11 @@ describe('inReplyOrder', () => {
 
   it('keeps the same pairs and every other option, and is idempotent', () => {
     const pair = (alias: string) => fc.tuple(fc.constantFrom('id', 'name', 'code'), fc.constant(alias));
-    const attributes = fc.oneof(fc.tuple(pair('value'), pair('label')), fc.tuple(pair('label'), pair('value')), fc.array(fc.oneof(pair('value'), pair('label'), pair('extra')), { maxLength: 3 }));
+    const attributes = fc.oneof(
+      fc.tuple(pair('value'), pair('label')),
+      fc.tuple(pair('label'), pair('value')),
+      fc.array(fc.oneof(pair('value'), pair('label'), pair('extra')), { maxLength: 3 }),
+    );
     fc.assert(
       fc.property(attributes, fc.boolean(), (list, raw) => {
         const query = { attributes: list as never, raw, order: [['name', 'ASC']] as never };
@@ -178,9 +234,20 @@ describe('inReplyOrder', () => {
 
 describe('optionItems', () => {
   it('answers rows already in reply order as they are, and copies any other', () => {
-    const inOrder = [{ label: 'Books', value: 1 }, { label: null, value: 'x' }];
+    const inOrder = [
+      { label: 'Books', value: 1 },
+      { label: null, value: 'x' },
+    ];
     assert.equal(optionItems(inOrder), inOrder);
-    for (const rows of [[{ value: 1, label: 'Books' }], [{ label: 'Books', value: 1 }, { label: 'Toys', value: 2, extra: 0 }], [{ label: 'Books' }], [Object.assign(Object.create({ extra: 1 }), { label: 'a', value: 1 })]]) {
+    for (const rows of [
+      [{ value: 1, label: 'Books' }],
+      [
+        { label: 'Books', value: 1 },
+        { label: 'Toys', value: 2, extra: 0 },
+      ],
+      [{ label: 'Books' }],
+      [Object.assign(Object.create({ extra: 1 }), { label: 'a', value: 1 })],
+    ]) {
       const items = optionItems(rows as Record<string, unknown>[]);
       assert.notEqual(items, rows);
       assert.deepEqual(items, formatOptions(rows as Record<string, unknown>[]));

@@ -18,7 +18,8 @@ class FullController {
   restore() {}
 }
 
-const summary = (routes: ReturnType<typeof planRoutes>) => routes.map((r) => `${r.verb} ${r.path} ${r.method} ${r.ability}`);
+const summary = (routes: ReturnType<typeof planRoutes>) =>
+  routes.map((r) => `${r.verb} ${r.path} ${r.method} ${r.ability}`);
 
 describe('planRoutes', () => {
   it('returns the twelve routes in table order with abilities for a full controller', () => {
@@ -52,13 +53,39 @@ describe('planRoutes', () => {
   });
 
   it('returns the options permission and its ability for optionsPermission (options.permission)', () => {
-    const [options] = planRoutes(FullController, { uri: 'p', moduleName: 'm', only: ['options'], optionsPermission: 'search' });
-    assert.deepEqual(options, { verb: 'get', path: 'p/options', method: 'options', permission: 'search', ability: 'm.access.search' });
-    const [unguarded] = planRoutes(FullController, { uri: 'p', moduleName: null, only: ['options'], optionsPermission: 'search' });
+    const [options] = planRoutes(FullController, {
+      uri: 'p',
+      moduleName: 'm',
+      only: ['options'],
+      optionsPermission: 'search',
+    });
+    assert.deepEqual(options, {
+      verb: 'get',
+      path: 'p/options',
+      method: 'options',
+      permission: 'search',
+      ability: 'm.access.search',
+    });
+    const [unguarded] = planRoutes(FullController, {
+      uri: 'p',
+      moduleName: null,
+      only: ['options'],
+      optionsPermission: 'search',
+    });
     assert.equal(unguarded?.ability, null);
-    const [spec] = planRoutes(FullController, { uri: 'p', moduleName: 'm', only: ['options'], optionsPermission: null });
+    const [spec] = planRoutes(FullController, {
+      uri: 'p',
+      moduleName: 'm',
+      only: ['options'],
+      optionsPermission: null,
+    });
     assert.equal(spec?.ability, null);
-    const others = planRoutes(FullController, { uri: 'p', moduleName: 'm', except: ['options'], optionsPermission: 'search' });
+    const others = planRoutes(FullController, {
+      uri: 'p',
+      moduleName: 'm',
+      except: ['options'],
+      optionsPermission: 'search',
+    });
     assert.deepEqual(others, planRoutes(FullController, { uri: 'p', moduleName: 'm', except: ['options'] }));
   });
 
@@ -101,7 +128,10 @@ describe('planRoutes', () => {
 
   it('ignores except when only is non-empty, and matches names case-sensitively', () => {
     const plan = planRoutes(FullController, { uri: 'p', only: ['read', 'Search'] as CrudMethod[], except: ['read'] });
-    assert.deepEqual(plan.map((r) => r.method), ['read']);
+    assert.deepEqual(
+      plan.map((r) => r.method),
+      ['read'],
+    );
   });
 
   it('returns the same plan for a uri with or without slashes, and keeps its segments', () => {
@@ -117,26 +147,42 @@ describe('planRoutes', () => {
   describe('laws', () => {
     it('equals the table filtered by the controller, only and except, in table order', () => {
       fc.assert(
-        fc.property(controllerArb, methodListArb, methodListArb, uriArb, ({ Controller, implemented }, only, except, uri) => {
-          const expected = ROUTE_TABLE.filter(
-            (e) => implemented.has(e.method) && (only.length > 0 ? only.includes(e.method) : !except.includes(e.method)),
-          );
-          const plan = planRoutes(Controller, { uri: uri.given, moduleName: 'mod', only: only as CrudMethod[], except: except as CrudMethod[] });
-          assert.deepEqual(
-            plan.map((r) => [r.verb, r.path, r.method, r.permission]),
-            expected.map((e) => [e.verb, uri.bare + e.suffix, e.method, e.permission]),
-          );
-        }),
+        fc.property(
+          controllerArb,
+          methodListArb,
+          methodListArb,
+          uriArb,
+          ({ Controller, implemented }, only, except, uri) => {
+            const expected = ROUTE_TABLE.filter(
+              (e) =>
+                implemented.has(e.method) && (only.length > 0 ? only.includes(e.method) : !except.includes(e.method)),
+            );
+            const plan = planRoutes(Controller, {
+              uri: uri.given,
+              moduleName: 'mod',
+              only: only as CrudMethod[],
+              except: except as CrudMethod[],
+            });
+            assert.deepEqual(
+              plan.map((r) => [r.verb, r.path, r.method, r.permission]),
+              expected.map((e) => [e.verb, uri.bare + e.suffix, e.method, e.permission]),
+            );
+          },
+        ),
       );
     });
 
     it('gives every route an ability exactly when moduleName is set and it has a permission', () => {
       fc.assert(
-        fc.property(controllerArb, fc.option(fc.stringMatching(/^[a-z]{1,8}$/), { nil: undefined }), ({ Controller }, moduleName) => {
-          for (const r of planRoutes(Controller, { uri: 'x', moduleName })) {
-            assert.equal(r.ability, moduleName && r.permission ? `${moduleName}.access.${r.permission}` : null);
-          }
-        }),
+        fc.property(
+          controllerArb,
+          fc.option(fc.stringMatching(/^[a-z]{1,8}$/), { nil: undefined }),
+          ({ Controller }, moduleName) => {
+            for (const r of planRoutes(Controller, { uri: 'x', moduleName })) {
+              assert.equal(r.ability, moduleName && r.permission ? `${moduleName}.access.${r.permission}` : null);
+            }
+          },
+        ),
       );
     });
   });

@@ -7,14 +7,24 @@ import { DEFAULT_CONFIG } from '../../lib/core/config.js';
 import { resolvePolicy } from '../../lib/core/field-policy.js';
 import { parseFilters } from '../../lib/core/filter-parser.js';
 import { parseSortItems } from '../../lib/core/sort-parser.js';
-import { MAX_RELATION_DEPTH, relationSort, resolveRelationPath, type RelationModel } from '../../lib/core/relation-paths.js';
+import {
+  MAX_RELATION_DEPTH,
+  relationSort,
+  resolveRelationPath,
+  type RelationModel,
+} from '../../lib/core/relation-paths.js';
 import { resolveRelations } from '../../lib/core/relation-policy.js';
 import { planSearch } from '../../lib/core/search-plan.js';
 
 const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
 const id = { type: DataTypes.INTEGER, primaryKey: true };
 const Country = sequelize.define('Country', { id, code: DataTypes.STRING });
-const Customer = sequelize.define('Customer', { id, email: DataTypes.STRING, secret: DataTypes.STRING, externalId: { type: DataTypes.UUID, field: 'external_id' } });
+const Customer = sequelize.define('Customer', {
+  id,
+  email: DataTypes.STRING,
+  secret: DataTypes.STRING,
+  externalId: { type: DataTypes.UUID, field: 'external_id' },
+});
 const Order = sequelize.define('Order', { id, createdAt: { type: DataTypes.DATE, field: 'created_at' } });
 const Category = sequelize.define('Category', { id, name: DataTypes.STRING, meta: DataTypes.JSON });
 const Tag = sequelize.define('Tag', { id, title: DataTypes.STRING });
@@ -55,7 +65,7 @@ describe('resolveRelationPath', () => {
     assert.ok(E.isRight(many) && many.right.singular === false);
   });
 
-  it('returns the related model\'s find field for <relation>.id', () => {
+  it("returns the related model's find field for <relation>.id", () => {
     const found = resolveRelationPath(model, 'order.customer.id', relations, 'filterable', 'external_id');
     assert.ok(E.isRight(found));
     assert.deepEqual(found.right.column, { attribute: 'externalId', column: 'external_id' });
@@ -64,7 +74,14 @@ describe('resolveRelationPath', () => {
   });
 
   it('returns a columnNotFound item naming the whole path for unknown, closed, hidden or too deep paths', () => {
-    for (const path of ['categry.name', 'category.nope', 'order.customer.secret', 'order.id', 'order.customer.country.code.x', 'name.x']) {
+    for (const path of [
+      'categry.name',
+      'category.nope',
+      'order.customer.secret',
+      'order.id',
+      'order.customer.country.code.x',
+      'name.x',
+    ]) {
       const resolved = resolveRelationPath(model, path, relations, 'filterable', 'id');
       assert.ok(E.isLeft(resolved), path);
       assert.equal(resolved.left.field, path);
@@ -74,24 +91,63 @@ describe('resolveRelationPath', () => {
   });
 
   it('never throws and names the path it was given (law)', () => {
-    const segment = fc.constantFrom('category', 'order', 'customer', 'country', 'tags', 'name', 'id', 'secret', '__proto__', 'constructor', '', 'x');
+    const segment = fc.constantFrom(
+      'category',
+      'order',
+      'customer',
+      'country',
+      'tags',
+      'name',
+      'id',
+      'secret',
+      '__proto__',
+      'constructor',
+      '',
+      'x',
+    );
     fc.assert(
-      fc.property(fc.array(segment, { minLength: 2, maxLength: MAX_RELATION_DEPTH + 2 }), fc.constantFrom('filterable', 'sortable') as fc.Arbitrary<'filterable' | 'sortable'>, (steps, use) => {
-        const path = steps.join('.');
-        const resolved = resolveRelationPath(model, path, relations, use, 'id');
-        if (E.isLeft(resolved)) return resolved.left.field === path;
-        return resolved.right.relation.length === steps.length - 1 && resolved.right.relation.length <= MAX_RELATION_DEPTH;
-      }),
+      fc.property(
+        fc.array(segment, { minLength: 2, maxLength: MAX_RELATION_DEPTH + 2 }),
+        fc.constantFrom('filterable', 'sortable') as fc.Arbitrary<'filterable' | 'sortable'>,
+        (steps, use) => {
+          const path = steps.join('.');
+          const resolved = resolveRelationPath(model, path, relations, use, 'id');
+          if (E.isLeft(resolved)) return resolved.left.field === path;
+          return (
+            resolved.right.relation.length === steps.length - 1 && resolved.right.relation.length <= MAX_RELATION_DEPTH
+          );
+        },
+      ),
     );
   });
 });
 
 describe('parseFilters through associations', () => {
   it('returns conditions with the associations walked, coerced to the related attribute', () => {
-    const parsed = parseFilters(Product, { 'order.customer.country.code': 'NL', 'category.id': { in: '1,2' }, 'order.createdAt': { btw: '2024-01-01,2024-02-01' } }, settings);
+    const parsed = parseFilters(
+      Product,
+      {
+        'order.customer.country.code': 'NL',
+        'category.id': { in: '1,2' },
+        'order.createdAt': { btw: '2024-01-01,2024-02-01' },
+      },
+      settings,
+    );
     assert.deepEqual(parsed.failures, []);
-    assert.deepEqual(parsed.conditions[0], { attribute: 'code', column: 'code', op: 'eq', values: ['NL'], relation: ['order', 'customer', 'country'] });
-    assert.deepEqual(parsed.conditions[1], { attribute: 'id', column: 'id', op: 'in', values: [1, 2], relation: ['category'] });
+    assert.deepEqual(parsed.conditions[0], {
+      attribute: 'code',
+      column: 'code',
+      op: 'eq',
+      values: ['NL'],
+      relation: ['order', 'customer', 'country'],
+    });
+    assert.deepEqual(parsed.conditions[1], {
+      attribute: 'id',
+      column: 'id',
+      op: 'in',
+      values: [1, 2],
+      relation: ['category'],
+    });
     assert.ok(parsed.conditions[2]!.values[0] instanceof Date);
   });
 
@@ -103,11 +159,18 @@ describe('parseFilters through associations', () => {
 
 describe('relationSort, and sort items with dot paths', () => {
   it('returns dot paths as written and other items snake_cased', () => {
-    assert.deepEqual(parseSortItems(' order.createdAt , -category.name,createdAt'), [['order.createdAt', 'ASC'], ['category.name', 'DESC'], ['createdAt', 'ASC']]);
+    assert.deepEqual(parseSortItems(' order.createdAt , -category.name,createdAt'), [
+      ['order.createdAt', 'ASC'],
+      ['category.name', 'DESC'],
+      ['createdAt', 'ASC'],
+    ]);
   });
 
   it('returns an order on the attribute path for belongs-to chains, invalidValue for has-many', () => {
-    assert.deepEqual(relationSort(Product, 'order.customer.email', 'DESC', relations, 'id'), E.right(['order.customer.email', 'DESC']));
+    assert.deepEqual(
+      relationSort(Product, 'order.customer.email', 'DESC', relations, 'id'),
+      E.right(['order.customer.email', 'DESC']),
+    );
     const many = relationSort(Product, 'tags.title', 'ASC', relations, 'id');
     assert.ok(E.isLeft(many) && many.left.error === 'invalidValue' && many.left.field === 'tags.title');
   });
@@ -116,9 +179,17 @@ describe('relationSort, and sort items with dot paths', () => {
 describe('planSearch with relations', () => {
   const search = { ...settings, config: DEFAULT_CONFIG, paginate: true };
   it('returns the relation order before the tiebreak, the includes, and trashed false for a related deleted-at', () => {
-    const plan = planSearch(Product, { sort: 'category.name,-price', include: 'tags', filter: { 'order.customer.email': 'a@b.c' } }, search);
+    const plan = planSearch(
+      Product,
+      { sort: 'category.name,-price', include: 'tags', filter: { 'order.customer.email': 'a@b.c' } },
+      search,
+    );
     assert.ok(E.isRight(plan));
-    assert.deepEqual(plan.right.order, [['category.name', 'ASC'], ['price', 'DESC'], ['id', 'ASC']]);
+    assert.deepEqual(plan.right.order, [
+      ['category.name', 'ASC'],
+      ['price', 'DESC'],
+      ['id', 'ASC'],
+    ]);
     assert.deepEqual(plan.right.include, ['tags']);
     assert.equal(plan.right.trashed, false);
   });
@@ -126,6 +197,9 @@ describe('planSearch with relations', () => {
   it('returns every failure at once: paths, has-many sort, include', () => {
     const plan = planSearch(Product, { sort: 'tags.title', include: 'category', filter: { 'nope.x': '1' } }, search);
     assert.ok(E.isLeft(plan));
-    assert.deepEqual(plan.left.map((f) => f.field), ['nope.x', 'tags.title', 'include']);
+    assert.deepEqual(
+      plan.left.map((f) => f.field),
+      ['nope.x', 'tags.title', 'include'],
+    );
   });
 });

@@ -6,7 +6,13 @@ import { DataTypes, Sequelize } from 'sequelize';
 import { DEFAULT_CONFIG } from '../../lib/core/config.js';
 import { resolvePolicy } from '../../lib/core/field-policy.js';
 import type { RelationModel } from '../../lib/core/relation-paths.js';
-import { checkRelations, parseInclude, resolveRelations, targetOf, visibleRecord } from '../../lib/core/relation-policy.js';
+import {
+  checkRelations,
+  parseInclude,
+  resolveRelations,
+  targetOf,
+  visibleRecord,
+} from '../../lib/core/relation-policy.js';
 
 const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
 const id = { type: DataTypes.INTEGER, primaryKey: true };
@@ -19,7 +25,10 @@ const model = Product as unknown as RelationModel;
 
 describe('resolveRelations', () => {
   it('returns visible, filterable and sortable sets without hidden names, JSON never sortable', () => {
-    const policies = resolveRelations(model, { order: { include: true }, 'order.customer': { hidden: ['secret'], filterable: ['email', 'secret'] } });
+    const policies = resolveRelations(model, {
+      order: { include: true },
+      'order.customer': { hidden: ['secret'], filterable: ['email', 'secret'] },
+    });
     assert.deepEqual([...policies['order']!.sortable], ['id', 'total', 'createdAt', 'updatedAt', 'customerId']);
     assert.equal(policies['order']!.include, true);
     assert.deepEqual([...policies['order.customer']!.filterable], ['email']);
@@ -34,10 +43,18 @@ describe('resolveRelations', () => {
 
 describe('checkRelations', () => {
   it('returns sentences with the nearest name for unknown associations and attributes', () => {
-    assert.deepEqual(checkRelations(model, { ordr: {} }), ["relations names 'ordr': 'ordr' is not an association of Product; did you mean 'order'?"]);
-    assert.deepEqual(checkRelations(model, { order: { hidden: ['totl'] } }), ["relations.order.hidden names 'totl', which is not an attribute or column of Order; did you mean 'total'?"]);
-    assert.deepEqual(checkRelations(model, { 'order.customer': {} }), ["relations names 'order.customer' but not 'order', which it goes through"]);
-    assert.deepEqual(checkRelations(model, { 'a.b.c.d': {} }), ["relations names 'a.b.c.d', which walks more than 3 associations"]);
+    assert.deepEqual(checkRelations(model, { ordr: {} }), [
+      "relations names 'ordr': 'ordr' is not an association of Product; did you mean 'order'?",
+    ]);
+    assert.deepEqual(checkRelations(model, { order: { hidden: ['totl'] } }), [
+      "relations.order.hidden names 'totl', which is not an attribute or column of Order; did you mean 'total'?",
+    ]);
+    assert.deepEqual(checkRelations(model, { 'order.customer': {} }), [
+      "relations names 'order.customer' but not 'order', which it goes through",
+    ]);
+    assert.deepEqual(checkRelations(model, { 'a.b.c.d': {} }), [
+      "relations names 'a.b.c.d', which walks more than 3 associations",
+    ]);
     assert.deepEqual(checkRelations(model, { order: {}, 'order.customer': { sortable: ['email'] } }), []);
   });
 });
@@ -66,8 +83,22 @@ describe('parseInclude', () => {
 
 describe('visibleRecord', () => {
   it('returns the record without hidden fields at every declared level, undeclared associations as they are', () => {
-    const policy = { ...resolvePolicy(Product, { hidden: ['secret'] }, DEFAULT_CONFIG), relations: resolveRelations(model, { order: {}, 'order.customer': { hidden: ['secret'] } }) };
-    const record = { id: 1, name: 'A', secret: 'x', order: { id: 2, total: 3, customer: { id: 4, email: 'e', secret: 'y' } }, extra: { secret: 'kept' } };
-    assert.deepEqual(visibleRecord(model, record, policy), { id: 1, name: 'A', order: { id: 2, total: 3, customer: { id: 4, email: 'e' } }, extra: { secret: 'kept' } });
+    const policy = {
+      ...resolvePolicy(Product, { hidden: ['secret'] }, DEFAULT_CONFIG),
+      relations: resolveRelations(model, { order: {}, 'order.customer': { hidden: ['secret'] } }),
+    };
+    const record = {
+      id: 1,
+      name: 'A',
+      secret: 'x',
+      order: { id: 2, total: 3, customer: { id: 4, email: 'e', secret: 'y' } },
+      extra: { secret: 'kept' },
+    };
+    assert.deepEqual(visibleRecord(model, record, policy), {
+      id: 1,
+      name: 'A',
+      order: { id: 2, total: 3, customer: { id: 4, email: 'e' } },
+      extra: { secret: 'kept' },
+    });
   });
 });

@@ -9,7 +9,10 @@ import type { CrudMethod } from '../../lib/types.js';
 import { identifierArb, modelArb } from '../arbitraries/model-arb.js';
 
 const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
-const Category = sequelize.define('Category', { id: { type: DataTypes.UUID, primaryKey: true }, name: DataTypes.STRING });
+const Category = sequelize.define('Category', {
+  id: { type: DataTypes.UUID, primaryKey: true },
+  name: DataTypes.STRING,
+});
 const User = sequelize.define(
   'User',
   {
@@ -46,7 +49,18 @@ describe('checkResource', () => {
 
   it("returns [] for fillable: 'all', and for no declarations without create or update", () => {
     assert.deepEqual(checkResource(shape(User), { fillable: 'all' }, DEFAULT_CONFIG, CRUD_METHODS), []);
-    assert.deepEqual(checkResource(shape(User), {}, DEFAULT_CONFIG, ['search', 'options', 'read', 'exportCsv', 'delete', 'softDelete', 'restore']), []);
+    assert.deepEqual(
+      checkResource(shape(User), {}, DEFAULT_CONFIG, [
+        'search',
+        'options',
+        'read',
+        'exportCsv',
+        'delete',
+        'softDelete',
+        'restore',
+      ]),
+      [],
+    );
   });
 
   it('returns a sentence naming the fix for an undeclared fillable with create or update', () => {
@@ -73,10 +87,24 @@ describe('checkResource', () => {
         'set find_field to a unique column, or leave read and delete out with only or except',
     ]);
     const byTag = unsafeResolveConfig({ global: { find_field: 'tagId' } }, DEFAULT_CONFIG);
-    assert.match(checkResource(BookTag, {}, byTag, ['read'])[0] ?? '', /^read finds \{id\} in BookTag\.tagId, one column/);
+    assert.match(
+      checkResource(BookTag, {}, byTag, ['read'])[0] ?? '',
+      /^read finds \{id\} in BookTag\.tagId, one column/,
+    );
     const byExternal = unsafeResolveConfig({ global: { find_field: 'external_id' } }, DEFAULT_CONFIG);
-    assert.deepEqual(checkResource(BookTag, {}, byExternal, RECORD_METHODS.filter((method) => method !== 'update')), []);
-    assert.deepEqual(checkResource(BookTag, { fillable: 'all' }, DEFAULT_CONFIG, ['search', 'options', 'create', 'exportCsv']), []);
+    assert.deepEqual(
+      checkResource(
+        BookTag,
+        {},
+        byExternal,
+        RECORD_METHODS.filter((method) => method !== 'update'),
+      ),
+      [],
+    );
+    assert.deepEqual(
+      checkResource(BookTag, { fillable: 'all' }, DEFAULT_CONFIG, ['search', 'options', 'create', 'exportCsv']),
+      [],
+    );
   });
 
   it('returns a sentence naming the key, the bad value, the model and the nearest valid name', () => {
@@ -86,7 +114,13 @@ describe('checkResource', () => {
   });
 
   it('returns one sentence per unknown name, for every list', () => {
-    const declared: Declarations = { hidden: ['pasword'], fillable: ['emal'], sortable: ['created'], filterable: ['categoryID'], termFields: ['colour'] };
+    const declared: Declarations = {
+      hidden: ['pasword'],
+      fillable: ['emal'],
+      sortable: ['created'],
+      filterable: ['categoryID'],
+      termFields: ['colour'],
+    };
     assert.deepEqual(checkResource(shape(User), declared, DEFAULT_CONFIG, []), [
       "hidden names 'pasword', which is not an attribute or column of User; did you mean 'password'?",
       "fillable names 'emal', which is not an attribute or column of User; did you mean 'email'?",
@@ -100,10 +134,13 @@ describe('checkResource', () => {
     assert.deepEqual(checkResource(shape(User), { csvColumns: { 'categry.name': 'Category' } }, DEFAULT_CONFIG, []), [
       "csvColumns names 'categry.name': 'categry' is not an association of User; did you mean 'category'?",
     ]);
-    assert.deepEqual(checkResource(shape(User), { csvColumns: { 'category.nme': 'Category', emal: 'Email' } }, DEFAULT_CONFIG, []), [
-      "csvColumns names 'category.nme': 'nme' is not an attribute or column of Category; did you mean 'name'?",
-      "csvColumns names 'emal': 'emal' is not an attribute or column of User; did you mean 'email'?",
-    ]);
+    assert.deepEqual(
+      checkResource(shape(User), { csvColumns: { 'category.nme': 'Category', emal: 'Email' } }, DEFAULT_CONFIG, []),
+      [
+        "csvColumns names 'category.nme': 'nme' is not an attribute or column of Category; did you mean 'name'?",
+        "csvColumns names 'emal': 'emal' is not an attribute or column of User; did you mean 'email'?",
+      ],
+    );
   });
 
   it('returns a sentence, not a TypeError, for a csv path through a name every object has', () => {
@@ -125,7 +162,10 @@ describe('checkResource', () => {
 
   it('returns [] for an integer key with find_field_is_uuid false, or with no record action', () => {
     assert.deepEqual(checkResource(shape(Counter), { fillable: 'all' }, LENIENT, CRUD_METHODS), []);
-    assert.deepEqual(checkResource(shape(Counter), { fillable: 'all' }, DEFAULT_CONFIG, ['search', 'options', 'create', 'exportCsv']), []);
+    assert.deepEqual(
+      checkResource(shape(Counter), { fillable: 'all' }, DEFAULT_CONFIG, ['search', 'options', 'create', 'exportCsv']),
+      [],
+    );
   });
 
   it('returns [] for a UUID find field (by column name) on an integer-keyed model', () => {
@@ -135,14 +175,20 @@ describe('checkResource', () => {
 
   it('returns a sentence for a model with neither the find field nor a primary key', () => {
     const Log: ModelShape = { name: 'Log', getAttributes: () => ({ message: { type: DataTypes.STRING } }) };
-    assert.deepEqual(checkResource(Log, {}, DEFAULT_CONFIG, ['read', 'delete']), ["read and delete have no find field: Log has no attribute 'id' and no primary key"]);
+    assert.deepEqual(checkResource(Log, {}, DEFAULT_CONFIG, ['read', 'delete']), [
+      "read and delete have no find field: Log has no attribute 'id' and no primary key",
+    ]);
   });
 
   it('returns [] for declarations built only from the model’s own names', () => {
     fc.assert(
-      fc.property(modelShapeArb.chain(declarationsArb), fc.subarray([...CRUD_METHODS]), ({ model, declared }, methods) => {
-        assert.deepEqual(checkResource(model, declared, DEFAULT_CONFIG, methods), []);
-      }),
+      fc.property(
+        modelShapeArb.chain(declarationsArb),
+        fc.subarray([...CRUD_METHODS]),
+        ({ model, declared }, methods) => {
+          assert.deepEqual(checkResource(model, declared, DEFAULT_CONFIG, methods), []);
+        },
+      ),
     );
   });
 });
@@ -152,12 +198,15 @@ const modelShapeArb = fc
   .record({ own: modelArb, target: fc.option(fc.record({ as: identifierArb, model: modelArb }), { nil: undefined }) })
   .map(({ own, target }): ModelShape => {
     const attributes = { ...own.attributes, id: { type: DataTypes.UUID, primaryKey: true } };
-    const associations = target && { [target.as]: { target: { name: 'Target', getAttributes: () => target.model.attributes } } };
+    const associations = target && {
+      [target.as]: { target: { name: 'Target', getAttributes: () => target.model.attributes } },
+    };
     return { name: 'Model', getAttributes: () => attributes, ...(associations && { associations }) };
   });
 
 /** Every name a model answers to: its attributes' names and their columns. */
-const namesOf = (model: ModelShape) => Object.entries(model.getAttributes()).flatMap(([name, definition]) => [name, definition.field ?? name]);
+const namesOf = (model: ModelShape) =>
+  Object.entries(model.getAttributes()).flatMap(([name, definition]) => [name, definition.field ?? name]);
 
 /**
  * Declarations whose every name is one of the model's own, and csv paths through its own associations.
@@ -165,7 +214,12 @@ const namesOf = (model: ModelShape) => Object.entries(model.getAttributes()).fla
  */
 function declarationsArb(model: ModelShape) {
   const names = namesOf(model);
-  const paths = [...names, ...Object.entries(model.associations ?? {}).flatMap(([as, { target }]) => namesOf(target).map((name) => `${as}.${name}`))];
+  const paths = [
+    ...names,
+    ...Object.entries(model.associations ?? {}).flatMap(([as, { target }]) =>
+      namesOf(target).map((name) => `${as}.${name}`),
+    ),
+  ];
   const list = fc.subarray(names);
   return fc
     .record({

@@ -29,19 +29,33 @@ describe('groupRoutes', () => {
 
   const planArb = fc
     .tuple(uriArb, methodListArb, methodListArb)
-    .map(([uri, only, except]) => planRoutes(CrudController, { uri: uri.given, only: only as CrudMethod[], except: except as CrudMethod[] }));
+    .map(([uri, only, except]) =>
+      planRoutes(CrudController, { uri: uri.given, only: only as CrudMethod[], except: except as CrudMethod[] }),
+    );
 
   it('keeps every route once, each path once, paths in order of first appearance and routes in plan order', () => {
     fc.assert(
       fc.property(planArb, (plan) => {
         const groups = groupRoutes(plan);
-        assert.deepEqual(groups.map((group) => group.path), [...new Set(plan.map((def) => def.path))]);
+        assert.deepEqual(
+          groups.map((group) => group.path),
+          [...new Set(plan.map((def) => def.path))],
+        );
         for (const group of groups) {
-          assert.deepEqual(group.routes, plan.filter((def) => def.path === group.path));
-          assert.deepEqual(group.verbs, group.routes.map((def) => def.verb));
+          assert.deepEqual(
+            group.routes,
+            plan.filter((def) => def.path === group.path),
+          );
+          assert.deepEqual(
+            group.verbs,
+            group.routes.map((def) => def.verb),
+          );
           assert.equal(new Set(group.verbs).size, group.verbs.length);
         }
-        assert.equal(groups.reduce((sum, group) => sum + group.routes.length, 0), plan.length);
+        assert.equal(
+          groups.reduce((sum, group) => sum + group.routes.length, 0),
+          plan.length,
+        );
       }),
     );
   });

@@ -21,17 +21,28 @@ describe('isUuid', () => {
   });
 
   it('returns false for anything else', () => {
-    for (const bad of ['not-a-uuid', '0b6f1a368d3c4c5e9d436d0f3e2b1a7c', '{0b6f1a36-8d3c-4c5e-9d43-6d0f3e2b1a7c}', ' 0b6f1a36-8d3c-4c5e-9d43-6d0f3e2b1a7c', undefined, 7]) {
+    for (const bad of [
+      'not-a-uuid',
+      '0b6f1a368d3c4c5e9d436d0f3e2b1a7c',
+      '{0b6f1a36-8d3c-4c5e-9d43-6d0f3e2b1a7c}',
+      ' 0b6f1a36-8d3c-4c5e-9d43-6d0f3e2b1a7c',
+      undefined,
+      7,
+    ]) {
       assert.equal(isUuid(bad), false, String(bad));
     }
   });
 
   it('accepts every random UUID and rejects it with any character appended', () => {
     fc.assert(
-      fc.property(fc.constant(null).map(() => randomUUID()), fc.string({ minLength: 1, maxLength: 2 }), (uuid, extra) => {
-        assert.ok(isUuid(uuid));
-        assert.equal(isUuid(uuid + extra), false);
-      }),
+      fc.property(
+        fc.constant(null).map(() => randomUUID()),
+        fc.string({ minLength: 1, maxLength: 2 }),
+        (uuid, extra) => {
+          assert.ok(isUuid(uuid));
+          assert.equal(isUuid(uuid + extra), false);
+        },
+      ),
     );
   });
 });

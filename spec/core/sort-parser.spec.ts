@@ -84,7 +84,10 @@ describe('parseSort', () => {
 
 describe('parseSortItems', () => {
   it('returns the names as written, trimmed, with their directions', () => {
-    assert.deepEqual(parseSortItems(' categoryId , - price,,-'), [['categoryId', 'ASC'], ['price', 'DESC']]);
+    assert.deepEqual(parseSortItems(' categoryId , - price,,-'), [
+      ['categoryId', 'ASC'],
+      ['price', 'DESC'],
+    ]);
   });
 
   it('agrees with parseSort once its names are snake_cased', () => {
@@ -96,7 +99,11 @@ describe('parseSortItems', () => {
   });
 
   it('keeps a name that snake_case empties, which parseSort skips, so search can refuse it', () => {
-    assert.deepEqual(parseSortItems('_,-__,name'), [['_', 'ASC'], ['__', 'DESC'], ['name', 'ASC']]);
+    assert.deepEqual(parseSortItems('_,-__,name'), [
+      ['_', 'ASC'],
+      ['__', 'DESC'],
+      ['name', 'ASC'],
+    ]);
     assert.deepEqual(parseSort('_,-__,name'), [['name', 'ASC']]);
   });
 });

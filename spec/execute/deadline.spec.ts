@@ -15,10 +15,16 @@ describe('the request deadline', () => {
     // An export reads a thousand batches under one request; each must be collectable once written.
     const results: WeakRef<object>[] = [];
     await runUnderDeadline(new RequestWork(10_000), async () => {
-      for (let i = 0; i < 3; i++) results.push(new WeakRef(await underFreshDeadline(async () => ({ batch: i, rows: new Array(10_000).fill(i) }))));
+      for (let i = 0; i < 3; i++)
+        results.push(
+          new WeakRef(await underFreshDeadline(async () => ({ batch: i, rows: new Array(10_000).fill(i) }))),
+        );
       await nextTurn();
       gc();
-      assert.deepEqual(results.map((result) => result.deref()), [undefined, undefined, undefined]);
+      assert.deepEqual(
+        results.map((result) => result.deref()),
+        [undefined, undefined, undefined],
+      );
     });
   });
 
@@ -28,31 +34,40 @@ describe('the request deadline', () => {
     let ran = false;
     let checked: Promise<unknown> | undefined;
     // The request itself rejects with the reason too: that is what answers the client.
-    await assert.rejects(runUnderDeadline(request, async () => {
-      const waiting = underFreshDeadline(() => new Promise<never>(() => undefined));
-      checked = Promise.allSettled([waiting]);
-      request.stop(reason);
-      await checked;
-      await underFreshDeadline(async () => (ran = true));
-    }), (error) => error === reason);
+    await assert.rejects(
+      runUnderDeadline(request, async () => {
+        const waiting = underFreshDeadline(() => new Promise<never>(() => undefined));
+        checked = Promise.allSettled([waiting]);
+        request.stop(reason);
+        await checked;
+        await underFreshDeadline(async () => (ran = true));
+      }),
+      (error) => error === reason,
+    );
     assert.deepEqual(await checked, [{ status: 'rejected', reason }]);
     assert.equal(ran, false);
   });
 
   it('stops with a named deadline error once a step takes longer than timeout_ms', async () => {
     let step: Promise<unknown> | undefined;
-    await assert.rejects(runUnderDeadline(new RequestWork(20), async () => {
-      // The step would answer after 500 ms (a timer that keeps the test's process alive; the deadline's does not).
-      step = Promise.allSettled([underFreshDeadline(() => new Promise((resolve) => setTimeout(resolve, 500)))]);
-      await step;
-    }), { name: 'FastCrudDeadlineError' });
+    await assert.rejects(
+      runUnderDeadline(new RequestWork(20), async () => {
+        // The step would answer after 500 ms (a timer that keeps the test's process alive; the deadline's does not).
+        step = Promise.allSettled([underFreshDeadline(() => new Promise((resolve) => setTimeout(resolve, 500)))]);
+        await step;
+      }),
+      { name: 'FastCrudDeadlineError' },
+    );
     assert.equal(((await step) as PromiseRejectedResult[])[0]!.reason.name, 'FastCrudDeadlineError');
   });
 
   it('gives a step its own value or error when the request goes on', async () => {
     await runUnderDeadline(new RequestWork(10_000), async () => {
       assert.equal(await underFreshDeadline(async () => 42), 42);
-      await assert.rejects(underFreshDeadline(async () => Promise.reject(new Error('constraint'))), { message: 'constraint' });
+      await assert.rejects(
+        underFreshDeadline(async () => Promise.reject(new Error('constraint'))),
+        { message: 'constraint' },
+      );
     });
   });
 });

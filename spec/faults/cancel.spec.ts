@@ -35,17 +35,30 @@ for (const db of databases) {
         db.dialect === 'postgres'
           ? `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE '%pg_sleep(${seconds})%' AND pid <> pg_backend_pid()`
           : `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND INFO LIKE '%SLEEP(${seconds})%' AND ID <> CONNECTION_ID()`;
-      const sleeping = async () => Number(((await sequelize.query(running, { type: 'SELECT' })) as { n: number }[])[0]!.n);
+      const sleeping = async () =>
+        Number(((await sequelize.query(running, { type: 'SELECT' })) as { n: number }[])[0]!.n);
       let server: TestServer;
       const errors: unknown[] = [];
       const paths: string[] = [];
 
       before(async () => {
-        const Item = sequelize.define(`Cnl${form.initial}Item`, { id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 }, name: DataTypes.STRING(40) }, { tableName: `cnl${form.initial}_items`, timestamps: false });
+        const Item = sequelize.define(
+          `Cnl${form.initial}Item`,
+          {
+            id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+            name: DataTypes.STRING(40),
+          },
+          { tableName: `cnl${form.initial}_items`, timestamps: false },
+        );
         await Item.sync({ force: true });
         await Item.create({ name: 'one' });
         // A heavy search: its hook adds a condition that sleeps in the database.
-        const spec: ResourceSpec<Model> = { policy: { fillable: [] }, hooks: { modifySearchQuery: (query) => ({ ...query, where: { [Op.and]: [query.where ?? {}, literal(sleep)] } }) } };
+        const spec: ResourceSpec<Model> = {
+          policy: { fillable: [] },
+          hooks: {
+            modifySearchQuery: (query) => ({ ...query, where: { [Op.and]: [query.where ?? {}, literal(sleep)] } }),
+          },
+        };
         const router = new Router();
         form.register(router, 'items', Item, spec);
         form.register(router, 'plain', Item, { policy: { fillable: [] } });
@@ -61,7 +74,10 @@ for (const db of databases) {
         assert.ok(await eventually(async () => (await sleeping()) > 0, 5000), 'the search never showed as running');
         client.abort();
         assert.ok((await request) instanceof Error);
-        assert.ok(await eventually(async () => (await sleeping()) === 0, 5000), 'the query still runs 5 s after the client left');
+        assert.ok(
+          await eventually(async () => (await sleeping()) === 0, 5000),
+          'the query still runs 5 s after the client left',
+        );
         assert.deepEqual(errors, []);
         assert.deepEqual(paths, ['driver']);
       });

@@ -29,7 +29,9 @@ function throughProxy(url: string, proxy: TcpProxy): string {
 }
 
 const serverUrl = (dialect: 'postgres' | 'mariadb') =>
-  dialect === 'postgres' ? (process.env['FAST_CRUD_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test') : (process.env['FAST_CRUD_MARIADB_URL'] ?? 'mariadb://root@127.0.0.1:3306/test');
+  dialect === 'postgres'
+    ? (process.env['FAST_CRUD_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test')
+    : (process.env['FAST_CRUD_MARIADB_URL'] ?? 'mariadb://root@127.0.0.1:3306/test');
 
 /** Asks until the reply is a 200, for at most `ms`; the time it took, or Infinity. */
 async function untilOk(server: TestServer, path: string, ms: number): Promise<number> {
@@ -63,15 +65,30 @@ for (const db of databases) {
         // through the slowed proxy must not fail into the next request's pool wait before that request's
         // deadline does (a 503 databaseUnavailable where the test asks databaseTimeout). Cut is a reset, not a wait.
         const dialectOptions = db.dialect === 'postgres' ? { connectionTimeoutMillis: 3000 } : { connectTimeout: 3000 };
-        sequelize = new Sequelize(throughProxy(serverUrl(db.dialect as 'postgres' | 'mariadb'), proxy), { logging: false, pool: { max: 3 }, dialectOptions });
-        const Item = sequelize.define('Item', { id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 }, name: DataTypes.STRING(40) }, { tableName: table, timestamps: false });
+        sequelize = new Sequelize(throughProxy(serverUrl(db.dialect as 'postgres' | 'mariadb'), proxy), {
+          logging: false,
+          pool: { max: 3 },
+          dialectOptions,
+        });
+        const Item = sequelize.define(
+          'Item',
+          {
+            id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+            name: DataTypes.STRING(40),
+          },
+          { tableName: table, timestamps: false },
+        );
         await Item.sync({ force: true });
-        const rows = await Item.bulkCreate(Array.from({ length: ROWS }, (_, i) => ({ name: `item ${String(i).padStart(3, '0')}` })));
+        const rows = await Item.bulkCreate(
+          Array.from({ length: ROWS }, (_, i) => ({ name: `item ${String(i).padStart(3, '0')}` })),
+        );
         id = rows[0]!.get('id') as string;
         const router = new Router();
         form.register(router, 'items', Item, spec, { config: { global: { timeout_ms: TIMEOUT_MS } } });
         // The export test slows the link for every batch, not past the deadline: a deadline of its own.
-        form.register(router, 'patient-items', Item, spec, { config: { global: { timeout_ms: 10_000 }, export_csv: { batch_size: 5 } } });
+        form.register(router, 'patient-items', Item, spec, {
+          config: { global: { timeout_ms: 10_000 }, export_csv: { batch_size: 5 } },
+        });
         server = await serve(new Koa().use(router.routes()), errors);
       });
       after(async () => {
@@ -90,14 +107,18 @@ for (const db of databases) {
         const replies = [
           await server.get('/items'),
           await server.get(`/items/${id}`),
-          await server.request('POST', '/items', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'new' }) }),
+          await server.request('POST', '/items', {
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ name: 'new' }),
+          }),
           await server.get('/items/export-csv'),
         ];
         for (const res of replies) {
           assert.equal(res.status, 503, res.text);
           assert.deepEqual(res.body, UNAVAILABLE);
           assert.equal(res.headers.get('retry-after'), '1');
-          for (const leak of [String(proxy.port), '127.0.0.1', 'SELECT', 'INSERT', 'ECONN', 'at ']) assert.ok(!res.text.includes(leak), `${res.text} leaks ${leak}`);
+          for (const leak of [String(proxy.port), '127.0.0.1', 'SELECT', 'INSERT', 'ECONN', 'at '])
+            assert.ok(!res.text.includes(leak), `${res.text} leaks ${leak}`);
         }
         assert.equal(errors.length - reported, replies.length);
       });
@@ -143,14 +164,19 @@ for (const db of databases) {
             text += new TextDecoder().decode(chunk.value);
           }
         })().catch(() => 'aborted');
-        assert.equal(outcome, 'aborted', `the download ended normally with ${text.split('\n').length - 2} of ${ROWS} rows`);
+        assert.equal(
+          outcome,
+          'aborted',
+          `the download ended normally with ${text.split('\n').length - 2} of ${ROWS} rows`,
+        );
         proxy.restore();
         assert.ok((await untilOk(server, '/items', 5000)) < 5000);
       });
 
       it('gives every pool connection back: no query of a stopped request is left hanging', async () => {
         const pool = (sequelize.connectionManager as unknown as { pool: { using: number } }).pool;
-        for (const start = Date.now(); pool.using > 0 && Date.now() - start < 5000; ) await new Promise((resolve) => setTimeout(resolve, 50));
+        for (const start = Date.now(); pool.using > 0 && Date.now() - start < 5000;)
+          await new Promise((resolve) => setTimeout(resolve, 50));
         assert.equal(pool.using, 0);
       });
     });

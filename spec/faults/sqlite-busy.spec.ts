@@ -18,7 +18,8 @@ import { serve, type TestServer } from '../support/http.js';
 const UNAVAILABLE = { status: 'error', code: 'databaseUnavailable', message: 'The database is unavailable' };
 
 /** Runs one statement on a raw node-sqlite3 connection. */
-const exec = (db: sqlite3.Database, sql: string) => new Promise<void>((resolve, reject) => db.exec(sql, (error) => (error ? reject(error) : resolve())));
+const exec = (db: sqlite3.Database, sql: string) =>
+  new Promise<void>((resolve, reject) => db.exec(sql, (error) => (error ? reject(error) : resolve())));
 
 for (const form of FORMS) {
   describe(`SQLite busy past its timeout (${form.name} form)`, () => {
@@ -31,12 +32,19 @@ for (const form of FORMS) {
     const errors: unknown[] = [];
 
     before(async () => {
-      const Item = sequelize.define('Item', { id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 }, name: DataTypes.STRING(40) }, { tableName: 'items', timestamps: false });
+      const Item = sequelize.define(
+        'Item',
+        { id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 }, name: DataTypes.STRING(40) },
+        { tableName: 'items', timestamps: false },
+      );
       await Item.sync({ force: true });
       await Item.create({ name: 'one' });
       await sequelize.query('PRAGMA busy_timeout = 100');
       const spec: ResourceSpec<Model> = { policy: { fillable: ['name'] } };
-      const slow: ResourceSpec<Model> = { policy: { fillable: [] }, hooks: { modifySearchQuery: async () => void (await new Promise((resolve) => setTimeout(resolve, 400))) } };
+      const slow: ResourceSpec<Model> = {
+        policy: { fillable: [] },
+        hooks: { modifySearchQuery: async () => void (await new Promise((resolve) => setTimeout(resolve, 400))) },
+      };
       const router = new Router();
       form.register(router, 'items', Item, spec);
       form.register(router, 'slow-items', Item, slow, { config: { global: { timeout_ms: 100 } } });
@@ -53,7 +61,13 @@ for (const form of FORMS) {
     it('answers a 503 databaseUnavailable with Retry-After to a search and a create while another connection holds the lock', async () => {
       await exec(locker, 'BEGIN EXCLUSIVE');
       try {
-        const replies = [await server.get('/items'), await server.request('POST', '/items', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'two' }) })];
+        const replies = [
+          await server.get('/items'),
+          await server.request('POST', '/items', {
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ name: 'two' }),
+          }),
+        ];
         for (const res of replies) {
           assert.equal(res.status, 503, res.text);
           assert.deepEqual(res.body, UNAVAILABLE);
@@ -68,13 +82,25 @@ for (const form of FORMS) {
 
     it('answers 200 once the lock is gone', async () => {
       assert.equal((await server.get('/items')).status, 200);
-      assert.equal((await server.request('POST', '/items', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'three' }) })).status, 201);
+      assert.equal(
+        (
+          await server.request('POST', '/items', {
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ name: 'three' }),
+          })
+        ).status,
+        201,
+      );
     });
 
     it('answers a 503 databaseTimeout when the request outlasts global.timeout_ms (a hook that waits)', async () => {
       const res = await server.get('/slow-items');
       assert.equal(res.status, 503);
-      assert.deepEqual(res.body, { status: 'error', code: 'databaseTimeout', message: 'The database did not answer in time' });
+      assert.deepEqual(res.body, {
+        status: 'error',
+        code: 'databaseTimeout',
+        message: 'The database did not answer in time',
+      });
       assert.equal(res.headers.get('retry-after'), '1');
     });
   });

@@ -29,7 +29,12 @@ const SEEDS = 16;
 // SQLite on a file, not in memory: in memory every transaction shares one connection, so there is nothing to count.
 const folder = mkdtempSync(join(tmpdir(), 'fast-crud-campaign-'));
 const databases: TestDatabase[] = (await testDatabases()).map((db) =>
-  db.dialect === 'sqlite' ? { dialect: 'sqlite', sequelize: new Sequelize({ dialect: 'sqlite', storage: join(folder, 'campaign.sqlite'), logging: false }) } : db,
+  db.dialect === 'sqlite'
+    ? {
+        dialect: 'sqlite',
+        sequelize: new Sequelize({ dialect: 'sqlite', storage: join(folder, 'campaign.sqlite'), logging: false }),
+      }
+    : db,
 );
 after(async () => {
   await closeAll(databases);
@@ -44,10 +49,23 @@ type Planned =
   | { readonly kind: 'record'; readonly action: 'read' | 'softDelete' | 'restore' | 'delete'; readonly row: number };
 
 const plannedArb: fc.Arbitrary<Planned> = fc.oneof(
-  fc.record({ kind: fc.constant('read' as const), path: fc.constantFrom('', '/export-csv', '/options'), query: queryStringArb }),
+  fc.record({
+    kind: fc.constant('read' as const),
+    path: fc.constantFrom('', '/export-csv', '/options'),
+    query: queryStringArb,
+  }),
   fc.record({ kind: fc.constant('create' as const), body: bodyArb, valid: fc.boolean() }),
-  fc.record({ kind: fc.constant('update' as const), method: fc.constantFrom('PATCH' as const, 'PUT' as const), row: fc.nat(SEEDS / 2 - 1), body: bodyArb }),
-  fc.record({ kind: fc.constant('record' as const), action: fc.constantFrom('read' as const, 'softDelete' as const, 'restore' as const, 'delete' as const), row: fc.nat(SEEDS - 1) }),
+  fc.record({
+    kind: fc.constant('update' as const),
+    method: fc.constantFrom('PATCH' as const, 'PUT' as const),
+    row: fc.nat(SEEDS / 2 - 1),
+    body: bodyArb,
+  }),
+  fc.record({
+    kind: fc.constant('record' as const),
+    action: fc.constantFrom('read' as const, 'softDelete' as const, 'restore' as const, 'delete' as const),
+    row: fc.nat(SEEDS - 1),
+  }),
 );
 
 /** Sequelize's pool of a server database (sequelize-pool), with the connections it holds. */
@@ -62,11 +80,14 @@ interface Pool {
 async function openTransactions(db: TestDatabase): Promise<number> {
   const sequelize = db.sequelize!;
   if (db.dialect === 'sqlite') {
-    const connections = (sequelize.connectionManager as unknown as { connections: Record<string, unknown> }).connections;
+    const connections = (sequelize.connectionManager as unknown as { connections: Record<string, unknown> })
+      .connections;
     return Object.keys(connections).filter((key) => key !== 'default').length;
   }
   const pool = (sequelize.connectionManager as unknown as { pool: Pool }).pool;
-  const resources = [...pool._availableObjects, ...pool._inUseObjects].map((o) => o.resource as { processID?: number; threadId?: number });
+  const resources = [...pool._availableObjects, ...pool._inUseObjects].map(
+    (o) => o.resource as { processID?: number; threadId?: number },
+  );
   if (db.dialect === 'postgres') {
     const pids = resources.map((c) => c.processID).filter((pid): pid is number => typeof pid === 'number');
     const [row] = await sequelize.query<{ n: number }>(
@@ -76,10 +97,13 @@ async function openTransactions(db: TestDatabase): Promise<number> {
     return row!.n;
   }
   const threads = resources.map((c) => c.threadId).filter((id): id is number => typeof id === 'number');
-  const [row] = await sequelize.query<{ n: number }>('SELECT COUNT(*) AS n FROM information_schema.innodb_trx WHERE trx_mysql_thread_id IN (:threads)', {
-    type: QueryTypes.SELECT,
-    replacements: { threads: threads.length > 0 ? threads : [0] },
-  });
+  const [row] = await sequelize.query<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM information_schema.innodb_trx WHERE trx_mysql_thread_id IN (:threads)',
+    {
+      type: QueryTypes.SELECT,
+      replacements: { threads: threads.length > 0 ? threads : [0] },
+    },
+  );
   return Number(row!.n);
 }
 
@@ -90,72 +114,105 @@ function poolUse(db: TestDatabase): { using: number; waiting: number } {
   return { using, waiting };
 }
 
-for (const db of databases) for (const form of FORMS) {
-  describe(`a campaign of ${RUNS} generated requests in batches of ${BATCH} (${form.name} form) on ${db.dialect}`, { skip: db.skip }, () => {
-    let server: TestServer;
-    let catalog: Catalog;
-    const ids: string[] = [];
-    const errors: unknown[] = [];
-    let created = 0;
+for (const db of databases)
+  for (const form of FORMS) {
+    describe(
+      `a campaign of ${RUNS} generated requests in batches of ${BATCH} (${form.name} form) on ${db.dialect}`,
+      { skip: db.skip },
+      () => {
+        let server: TestServer;
+        let catalog: Catalog;
+        const ids: string[] = [];
+        const errors: unknown[] = [];
+        let created = 0;
 
-    before(async () => {
-      catalog = defineCatalog(db.sequelize!, `cmp${form.initial}`);
-      await syncCatalog(catalog);
-      const rows = await catalog.Product.bulkCreate(Array.from({ length: SEEDS }, (_, i) => ({ sku: `SEED-${i}`, name: `seed ${i}`, price: i, tags: ['a'] })));
-      ids.push(...rows.map((row) => row.get('id') as string));
-      const router = new Router();
-      form.register(router, 'products', catalog.Product, { policy: { fillable: 'all', hidden: ['secret'] }, search: { termFields: ['name'] }, relations: { category: { include: true } } });
-      server = await serve(new Koa().use(router.routes()), errors);
-    });
-    after(() => server?.close());
+        before(async () => {
+          catalog = defineCatalog(db.sequelize!, `cmp${form.initial}`);
+          await syncCatalog(catalog);
+          const rows = await catalog.Product.bulkCreate(
+            Array.from({ length: SEEDS }, (_, i) => ({ sku: `SEED-${i}`, name: `seed ${i}`, price: i, tags: ['a'] })),
+          );
+          ids.push(...rows.map((row) => row.get('id') as string));
+          const router = new Router();
+          form.register(router, 'products', catalog.Product, {
+            policy: { fillable: 'all', hidden: ['secret'] },
+            search: { termFields: ['name'] },
+            relations: { category: { include: true } },
+          });
+          server = await serve(new Koa().use(router.routes()), errors);
+        });
+        after(() => server?.close());
 
-    /** The request as sent, and its reply or why there was none. */
-    const send = async (planned: Planned): Promise<{ what: string; status?: number; text?: string; failure?: string }> => {
-      const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      const isObject = (body: unknown): body is object => typeof body === 'object' && body !== null && !Array.isArray(body);
-      const [method, path, init] = ((): [string, string, RequestInit] => {
-        switch (planned.kind) {
-          case 'read': return ['GET', `/products${planned.path}?${planned.query}`, {}];
-          case 'create': return ['POST', '/products', json(planned.valid && isObject(planned.body) ? { ...planned.body, sku: `C-${created++}`, name: 'made', price: 1 } : planned.body)];
-          case 'update': return [planned.method, `/products/${ids[planned.row]}`, json(planned.body)];
-          case 'record': {
-            const id = ids[planned.row];
-            if (planned.action === 'read') return ['GET', `/products/${id}`, {}];
-            if (planned.action === 'softDelete') return ['DELETE', `/products/${id}/soft`, {}];
-            if (planned.action === 'restore') return ['PATCH', `/products/${id}/restore`, {}];
-            return ['DELETE', `/products/${ids[SEEDS / 2 + (planned.row % (SEEDS / 2))]}`, {}];
+        /** The request as sent, and its reply or why there was none. */
+        const send = async (
+          planned: Planned,
+        ): Promise<{ what: string; status?: number; text?: string; failure?: string }> => {
+          const json = (body: unknown) => ({
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+          const isObject = (body: unknown): body is object =>
+            typeof body === 'object' && body !== null && !Array.isArray(body);
+          const [method, path, init] = ((): [string, string, RequestInit] => {
+            switch (planned.kind) {
+              case 'read':
+                return ['GET', `/products${planned.path}?${planned.query}`, {}];
+              case 'create':
+                return [
+                  'POST',
+                  '/products',
+                  json(
+                    planned.valid && isObject(planned.body)
+                      ? { ...planned.body, sku: `C-${created++}`, name: 'made', price: 1 }
+                      : planned.body,
+                  ),
+                ];
+              case 'update':
+                return [planned.method, `/products/${ids[planned.row]}`, json(planned.body)];
+              case 'record': {
+                const id = ids[planned.row];
+                if (planned.action === 'read') return ['GET', `/products/${id}`, {}];
+                if (planned.action === 'softDelete') return ['DELETE', `/products/${id}/soft`, {}];
+                if (planned.action === 'restore') return ['PATCH', `/products/${id}/restore`, {}];
+                return ['DELETE', `/products/${ids[SEEDS / 2 + (planned.row % (SEEDS / 2))]}`, {}];
+              }
+            }
+          })();
+          const what = `${method} ${path} ${typeof init.body === 'string' ? init.body.slice(0, 300) : ''}`;
+          try {
+            const response = await fetch(server.url + path, { ...init, method, signal: AbortSignal.timeout(HANG_MS) });
+            return { what, status: response.status, text: (await response.text()).slice(0, 300) };
+          } catch (cause) {
+            return { what, failure: (cause as Error).message };
           }
-        }
-      })();
-      const what = `${method} ${path} ${typeof init.body === 'string' ? init.body.slice(0, 300) : ''}`;
-      try {
-        const response = await fetch(server.url + path, { ...init, method, signal: AbortSignal.timeout(HANG_MS) });
-        return { what, status: response.status, text: (await response.text()).slice(0, 300) };
-      } catch (cause) {
-        return { what, failure: (cause as Error).message };
-      }
-    };
+        };
 
-    it('answers every request with neither a 5xx nor a hang, then leaves the pool idle, no transaction open, and takes a write', async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.array(plannedArb, { minLength: BATCH, maxLength: BATCH }), async (batch) => {
-          errors.length = 0;
-          const outcomes = await Promise.all(batch.map(send));
-          const bad = outcomes.filter((o) => o.failure !== undefined || o.status! >= 500);
-          assert.deepEqual(bad, [], `${bad.length} of ${BATCH} requests hung or answered 5xx\n${errors.map(String).join('\n')}`);
-          assert.deepEqual(errors.map(String), []);
-        }),
-        { numRuns: Math.ceil(RUNS / BATCH) },
-      );
+        it('answers every request with neither a 5xx nor a hang, then leaves the pool idle, no transaction open, and takes a write', async () => {
+          await fc.assert(
+            fc.asyncProperty(fc.array(plannedArb, { minLength: BATCH, maxLength: BATCH }), async (batch) => {
+              errors.length = 0;
+              const outcomes = await Promise.all(batch.map(send));
+              const bad = outcomes.filter((o) => o.failure !== undefined || o.status! >= 500);
+              assert.deepEqual(
+                bad,
+                [],
+                `${bad.length} of ${BATCH} requests hung or answered 5xx\n${errors.map(String).join('\n')}`,
+              );
+              assert.deepEqual(errors.map(String), []);
+            }),
+            { numRuns: Math.ceil(RUNS / BATCH) },
+          );
 
-      // An export's snapshot transaction ends just after its last byte: wait (bounded) for the pool to settle.
-      for (let waited = 0; waited < 5000 && poolUse(db).using > 0; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-      assert.deepEqual(poolUse(db), { using: 0, waiting: 0 });
-      assert.equal(await openTransactions(db), 0);
-      const write = await send({ kind: 'create', valid: true, body: { stock: 777 } });
-      assert.equal(write.status, 201, write.failure ?? write.text);
-      assert.equal(await catalog.Product.count({ where: { stock: 777 } }), 1);
-      assert.equal(await openTransactions(db), 0);
-    });
-  });
-}
+          // An export's snapshot transaction ends just after its last byte: wait (bounded) for the pool to settle.
+          for (let waited = 0; waited < 5000 && poolUse(db).using > 0; waited += 50)
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          assert.deepEqual(poolUse(db), { using: 0, waiting: 0 });
+          assert.equal(await openTransactions(db), 0);
+          const write = await send({ kind: 'create', valid: true, body: { stock: 777 } });
+          assert.equal(write.status, 201, write.failure ?? write.text);
+          assert.equal(await catalog.Product.count({ where: { stock: 777 } }), 1);
+          assert.equal(await openTransactions(db), 0);
+        });
+      },
+    );
+  }

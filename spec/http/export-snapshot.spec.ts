@@ -47,7 +47,12 @@ function defineItems(sequelize: Sequelize, name: string, getter: boolean): Model
       label: {
         type: DataTypes.STRING(20),
         allowNull: true,
-        ...(getter && { get(this: Model) { const label = this.getDataValue('label') as string | null; return label === null ? null : `<${label}>`; } }),
+        ...(getter && {
+          get(this: Model) {
+            const label = this.getDataValue('label') as string | null;
+            return label === null ? null : `<${label}>`;
+          },
+        }),
       },
       seenAt: { type: DataTypes.DATE, allowNull: true },
       seenOn: { type: DataTypes.DATEONLY, allowNull: true },
@@ -58,19 +63,30 @@ function defineItems(sequelize: Sequelize, name: string, getter: boolean): Model
   );
 }
 
-const labelArb = fc.oneof(fc.constantFrom('a', 'B', 'b', '=1', '-x', 'q"t', 'c,d', 'line\nbreak'), fc.string({ maxLength: 6 }));
+const labelArb = fc.oneof(
+  fc.constantFrom('a', 'B', 'b', '=1', '-x', 'q"t', 'c,d', 'line\nbreak'),
+  fc.string({ maxLength: 6 }),
+);
 const itemArb = fc.record({
   rank: fc.option(fc.integer({ min: -2, max: 2 }), { nil: null }),
-  price: fc.option(fc.integer({ min: -300, max: 300 }).map((cents) => (cents / 100).toFixed(2)), { nil: null }),
+  price: fc.option(
+    fc.integer({ min: -300, max: 300 }).map((cents) => (cents / 100).toFixed(2)),
+    { nil: null },
+  ),
   label: fc.option(labelArb, { nil: null }),
-  seenAt: fc.option(fc.integer({ min: 0, max: 3 }).map((day) => new Date(Date.UTC(2024, 0, 1 + day, 12, 0, 0, 250))), { nil: null }),
+  seenAt: fc.option(
+    fc.integer({ min: 0, max: 3 }).map((day) => new Date(Date.UTC(2024, 0, 1 + day, 12, 0, 0, 250))),
+    { nil: null },
+  ),
   seenOn: fc.option(fc.constantFrom('2024-01-01', '2024-02-29'), { nil: null }),
   active: fc.option(fc.boolean(), { nil: null }),
   tags: fc.option(fc.array(labelArb, { maxLength: 2 }), { nil: null }),
 });
 const sortArb = fc
   .uniqueArray(fc.constantFrom('rank', 'price', 'label', 'seenAt', 'seenOn', 'active'), { minLength: 1, maxLength: 3 })
-  .chain((fields) => fc.tuple(...fields.map((field) => fc.boolean().map((descending) => (descending ? `-${field}` : field)))))
+  .chain((fields) =>
+    fc.tuple(...fields.map((field) => fc.boolean().map((descending) => (descending ? `-${field}` : field)))),
+  )
   .map((fields) => fields.join(','));
 
 /** The ids of a CSV export whose first column is `id`. */
@@ -79,126 +95,149 @@ function idsOf(text: string): number[] {
   return records.map((record) => Number(record[0]));
 }
 
-for (const db of databases) for (const form of FORMS) {
-  describe(`exportCsv keyset and fast path (${form.name} form) on ${db.dialect}`, { skip: db.skip }, () => {
-    const prefix = `exk${form.initial}`;
-    let server: TestServer;
-    let Plain: ModelStatic<Model>;
-    let Getter: ModelStatic<Model>;
-    const errors: unknown[] = [];
+for (const db of databases)
+  for (const form of FORMS) {
+    describe(`exportCsv keyset and fast path (${form.name} form) on ${db.dialect}`, { skip: db.skip }, () => {
+      const prefix = `exk${form.initial}`;
+      let server: TestServer;
+      let Plain: ModelStatic<Model>;
+      let Getter: ModelStatic<Model>;
+      const errors: unknown[] = [];
 
-    before(async () => {
-      Plain = defineItems(db.sequelize!, `${prefix}Plain`, false);
-      Getter = defineItems(db.sequelize!, `${prefix}Getter`, true);
-      for (const model of [Plain, Getter]) await model.sync({ force: true });
-      const router = new Router();
-      const small = { only: ['search', 'exportCsv'] as ('search' | 'exportCsv')[], config: { export_csv: { batch_size: 2 } } };
-      // A `rows` plugin that changes nothing keeps the export on the instance path.
-      const instances = { name: 'instances', rows: (rows: Record<string, unknown>[]) => rows };
-      form.register(router, 'plain', Plain, { policy: { fillable: 'all' } }, small);
-      form.register(router, 'plain-instances', Plain, { policy: { fillable: 'all' }, plugins: [instances] }, small);
-      form.register(router, 'getter', Getter, { policy: { fillable: 'all' } }, small);
-      form.register(router, 'getter-instances', Getter, { policy: { fillable: 'all' }, plugins: [instances] }, small);
-      server = await serve(new Koa().use(router.routes()), errors);
-    });
-    after(() => server?.close());
-
-    it('returns every row once, in the order search gives, for random data with NULLs and mixed sort directions (keyset batches)', async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.array(itemArb, { maxLength: 12 }), sortArb, async (items, sort) => {
-          await Plain.destroy({ where: {}, truncate: true });
-          await Plain.bulkCreate(items);
-          const search = await server.get(`/plain?sort=${sort}&perPage=100`);
-          assert.equal(search.status, 200, search.text);
-          const csv = await server.get(`/plain/export-csv?sort=${sort}`);
-          assert.equal(csv.status, 200, csv.text);
-          assert.deepEqual(idsOf(csv.text), (search.body.data as { id: number }[]).map((row) => row.id), sort);
-        }),
-        { numRuns: RUNS },
-      );
-      assert.deepEqual(errors, []);
-    });
-
-    it('returns the same bytes from raw rows as from model instances, for random rows, with and without a getter', async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.array(itemArb, { maxLength: 8 }), sortArb, async (items, sort) => {
-          for (const model of [Plain, Getter]) {
-            await model.destroy({ where: {}, truncate: true });
-            await model.bulkCreate(items);
-          }
-          for (const uri of ['plain', 'getter']) {
-            const fast = await server.get(`/${uri}/export-csv?sort=${sort}`);
-            const slow = await server.get(`/${uri}-instances/export-csv?sort=${sort}`);
-            assert.equal(fast.status, 200, fast.text);
-            assert.equal(fast.text, slow.text, `${uri} ?sort=${sort}`);
-          }
-        }),
-        { numRuns: RUNS },
-      );
-      assert.deepEqual(errors, []);
-    });
-  });
-
-  describe(`exportCsv snapshot (${form.name} form) on ${db.dialect}`, { skip: db.skip }, () => {
-    const name = `exs${form.initial}`;
-    const ROWS = 60;
-    let sequelize: Sequelize;
-    let Item: ModelStatic<Model>;
-    let server: TestServer;
-    let mutate: (() => Promise<void>) | undefined;
-
-    before(async () => {
-      sequelize = await snapshotConnection(db.sequelize!, name);
-      Item = defineItems(sequelize, `${name}Item`, false);
-      await Item.sync({ force: true });
-      // After the first batch is read, the next mutation (if any) runs on another connection, outside the export.
-      Item.addHook('afterFind', async () => {
-        const next = mutate;
-        mutate = undefined;
-        if (next) await next();
-      });
-      const router = new Router();
-      form.register(router, 'items', Item, { policy: { fillable: 'all' } }, { only: ['exportCsv'], config: { export_csv: { batch_size: 5 } } });
-      server = await serve(new Koa().use(router.routes()));
-    });
-    after(() => server?.close());
-
-    for (const sort of ['', '?sort=-rank,label']) {
-      it(`returns the rows as they were when the export began, though rows are inserted and deleted mid-export${sort === '' ? '' : ` (${sort})`}`, async () => {
-        await Item.destroy({ where: {}, truncate: true });
-        await Item.bulkCreate(Array.from({ length: ROWS }, (_, i) => ({ rank: i % 4 === 0 ? null : i % 5, label: `item ${i}` })));
-        const expected = (await Item.findAll({ attributes: ['id'], raw: true })).map((row) => (row as unknown as { id: number }).id).sort((a, b) => a - b);
-        mutate = async () => {
-          await Item.destroy({ where: { id: expected.slice(-20) } });
-          await Item.bulkCreate(Array.from({ length: 20 }, (_, i) => ({ rank: i % 5, label: `new ${i}` })));
-          await Item.update({ rank: 99 }, { where: { id: expected.slice(10, 20) } });
+      before(async () => {
+        Plain = defineItems(db.sequelize!, `${prefix}Plain`, false);
+        Getter = defineItems(db.sequelize!, `${prefix}Getter`, true);
+        for (const model of [Plain, Getter]) await model.sync({ force: true });
+        const router = new Router();
+        const small = {
+          only: ['search', 'exportCsv'] as ('search' | 'exportCsv')[],
+          config: { export_csv: { batch_size: 2 } },
         };
-        const csv = await server.get(`/items/export-csv${sort}`);
-        assert.equal(csv.status, 200, csv.text);
-        assert.equal(mutate, undefined, 'the rows were changed during the export');
-        const ids = idsOf(csv.text);
-        assert.equal(new Set(ids).size, ids.length, 'no row twice');
-        assert.deepEqual([...ids].sort((a, b) => a - b), expected, 'every row of the snapshot, and only those');
-        assert.ok((await Item.count()) === ROWS, 'the writes happened');
+        // A `rows` plugin that changes nothing keeps the export on the instance path.
+        const instances = { name: 'instances', rows: (rows: Record<string, unknown>[]) => rows };
+        form.register(router, 'plain', Plain, { policy: { fillable: 'all' } }, small);
+        form.register(router, 'plain-instances', Plain, { policy: { fillable: 'all' }, plugins: [instances] }, small);
+        form.register(router, 'getter', Getter, { policy: { fillable: 'all' } }, small);
+        form.register(router, 'getter-instances', Getter, { policy: { fillable: 'all' }, plugins: [instances] }, small);
+        server = await serve(new Koa().use(router.routes()), errors);
       });
-    }
+      after(() => server?.close());
 
-    it('ends its transaction and gives its connection back when the client disconnects mid-export', async () => {
-      await Item.destroy({ where: {}, truncate: true });
-      await Item.bulkCreate(Array.from({ length: 20_000 }, (_, i) => ({ rank: i, label: `item ${i}` })));
-      const controller = new AbortController();
-      const response = await fetch(`${server.url}/items/export-csv`, { signal: controller.signal });
-      const reader = response.body!.getReader();
-      await reader.read();
-      assert.ok(await inTransaction(sequelize), 'the export holds its snapshot while it streams');
-      controller.abort();
-      await reader.cancel().catch(() => undefined);
-      for (let tries = 0; tries < 100 && (await inTransaction(sequelize)); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
-      assert.equal(await inTransaction(sequelize), false, 'the snapshot ended');
-      assert.equal(await Item.count(), 20_000, 'the database still answers');
+      it('returns every row once, in the order search gives, for random data with NULLs and mixed sort directions (keyset batches)', async () => {
+        await fc.assert(
+          fc.asyncProperty(fc.array(itemArb, { maxLength: 12 }), sortArb, async (items, sort) => {
+            await Plain.destroy({ where: {}, truncate: true });
+            await Plain.bulkCreate(items);
+            const search = await server.get(`/plain?sort=${sort}&perPage=100`);
+            assert.equal(search.status, 200, search.text);
+            const csv = await server.get(`/plain/export-csv?sort=${sort}`);
+            assert.equal(csv.status, 200, csv.text);
+            assert.deepEqual(
+              idsOf(csv.text),
+              (search.body.data as { id: number }[]).map((row) => row.id),
+              sort,
+            );
+          }),
+          { numRuns: RUNS },
+        );
+        assert.deepEqual(errors, []);
+      });
+
+      it('returns the same bytes from raw rows as from model instances, for random rows, with and without a getter', async () => {
+        await fc.assert(
+          fc.asyncProperty(fc.array(itemArb, { maxLength: 8 }), sortArb, async (items, sort) => {
+            for (const model of [Plain, Getter]) {
+              await model.destroy({ where: {}, truncate: true });
+              await model.bulkCreate(items);
+            }
+            for (const uri of ['plain', 'getter']) {
+              const fast = await server.get(`/${uri}/export-csv?sort=${sort}`);
+              const slow = await server.get(`/${uri}-instances/export-csv?sort=${sort}`);
+              assert.equal(fast.status, 200, fast.text);
+              assert.equal(fast.text, slow.text, `${uri} ?sort=${sort}`);
+            }
+          }),
+          { numRuns: RUNS },
+        );
+        assert.deepEqual(errors, []);
+      });
     });
-  });
-}
+
+    describe(`exportCsv snapshot (${form.name} form) on ${db.dialect}`, { skip: db.skip }, () => {
+      const name = `exs${form.initial}`;
+      const ROWS = 60;
+      let sequelize: Sequelize;
+      let Item: ModelStatic<Model>;
+      let server: TestServer;
+      let mutate: (() => Promise<void>) | undefined;
+
+      before(async () => {
+        sequelize = await snapshotConnection(db.sequelize!, name);
+        Item = defineItems(sequelize, `${name}Item`, false);
+        await Item.sync({ force: true });
+        // After the first batch is read, the next mutation (if any) runs on another connection, outside the export.
+        Item.addHook('afterFind', async () => {
+          const next = mutate;
+          mutate = undefined;
+          if (next) await next();
+        });
+        const router = new Router();
+        form.register(
+          router,
+          'items',
+          Item,
+          { policy: { fillable: 'all' } },
+          { only: ['exportCsv'], config: { export_csv: { batch_size: 5 } } },
+        );
+        server = await serve(new Koa().use(router.routes()));
+      });
+      after(() => server?.close());
+
+      for (const sort of ['', '?sort=-rank,label']) {
+        it(`returns the rows as they were when the export began, though rows are inserted and deleted mid-export${sort === '' ? '' : ` (${sort})`}`, async () => {
+          await Item.destroy({ where: {}, truncate: true });
+          await Item.bulkCreate(
+            Array.from({ length: ROWS }, (_, i) => ({ rank: i % 4 === 0 ? null : i % 5, label: `item ${i}` })),
+          );
+          const expected = (await Item.findAll({ attributes: ['id'], raw: true }))
+            .map((row) => (row as unknown as { id: number }).id)
+            .sort((a, b) => a - b);
+          mutate = async () => {
+            await Item.destroy({ where: { id: expected.slice(-20) } });
+            await Item.bulkCreate(Array.from({ length: 20 }, (_, i) => ({ rank: i % 5, label: `new ${i}` })));
+            await Item.update({ rank: 99 }, { where: { id: expected.slice(10, 20) } });
+          };
+          const csv = await server.get(`/items/export-csv${sort}`);
+          assert.equal(csv.status, 200, csv.text);
+          assert.equal(mutate, undefined, 'the rows were changed during the export');
+          const ids = idsOf(csv.text);
+          assert.equal(new Set(ids).size, ids.length, 'no row twice');
+          assert.deepEqual(
+            [...ids].sort((a, b) => a - b),
+            expected,
+            'every row of the snapshot, and only those',
+          );
+          assert.ok((await Item.count()) === ROWS, 'the writes happened');
+        });
+      }
+
+      it('ends its transaction and gives its connection back when the client disconnects mid-export', async () => {
+        await Item.destroy({ where: {}, truncate: true });
+        await Item.bulkCreate(Array.from({ length: 20_000 }, (_, i) => ({ rank: i, label: `item ${i}` })));
+        const controller = new AbortController();
+        const response = await fetch(`${server.url}/items/export-csv`, { signal: controller.signal });
+        const reader = response.body!.getReader();
+        await reader.read();
+        assert.ok(await inTransaction(sequelize), 'the export holds its snapshot while it streams');
+        controller.abort();
+        await reader.cancel().catch(() => undefined);
+        for (let tries = 0; tries < 100 && (await inTransaction(sequelize)); tries++)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.equal(await inTransaction(sequelize), false, 'the snapshot ended');
+        assert.equal(await Item.count(), 20_000, 'the database still answers');
+      });
+    });
+  }
 
 /**
  * True while an export's snapshot is open: a connection borrowed from this Sequelize's pool
@@ -206,7 +245,9 @@ for (const db of databases) for (const form of FORMS) {
  * transaction's own connection (SQLite).
  */
 async function inTransaction(sequelize: Sequelize): Promise<boolean> {
-  const manager = (sequelize as unknown as { connectionManager: { pool?: { using?: number }; connections?: Record<string, unknown> } }).connectionManager;
+  const manager = (
+    sequelize as unknown as { connectionManager: { pool?: { using?: number }; connections?: Record<string, unknown> } }
+  ).connectionManager;
   if (sequelize.getDialect() === 'sqlite') return Object.keys(manager.connections ?? {}).length > 1;
   return (manager.pool?.using ?? 0) > 0;
 }

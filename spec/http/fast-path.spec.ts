@@ -20,7 +20,8 @@ after(() => closeAll(databases));
 
 const RUNS = Number(process.env['FAST_CRUD_FAST_PATH_RUNS'] ?? 10);
 
-type Kind = 'integer' | 'decimal' | 'float' | 'string' | 'text' | 'boolean' | 'date' | 'dateonly' | 'enum' | 'uuid' | 'json';
+type Kind =
+  'integer' | 'decimal' | 'float' | 'string' | 'text' | 'boolean' | 'date' | 'dateonly' | 'enum' | 'uuid' | 'json';
 
 const TYPES: Record<Kind, () => ModelAttributeColumnOptions['type']> = {
   integer: () => DataTypes.INTEGER,
@@ -70,7 +71,12 @@ interface Shape {
 
 const shapeArb: fc.Arbitrary<Shape> = fc.record({
   columns: fc.array(
-    fc.record({ kind: fc.constantFrom(...(Object.keys(TYPES) as Kind[])), nullable: fc.boolean(), snake: fc.boolean(), hidden: fc.constantFrom(false, false, false, true) }),
+    fc.record({
+      kind: fc.constantFrom(...(Object.keys(TYPES) as Kind[])),
+      nullable: fc.boolean(),
+      snake: fc.boolean(),
+      hidden: fc.constantFrom(false, false, false, true),
+    }),
     { minLength: 1, maxLength: 6 },
   ),
   getter: fc.boolean(),
@@ -84,191 +90,314 @@ const shapeArb: fc.Arbitrary<Shape> = fc.record({
 /** The queries each model is read with: plain, sorted, paged, filtered on nulls. */
 const QUERIES = ['', 'sort=-id', 'perPage=3&page=2', 'skipPagination=1&sort=-id', 'filter[id][gt]=2'];
 
-for (const db of databases) for (const form of FORMS) {
-  describe(`search's fast path against its instance path (${form.name} form) on ${db.dialect}`, { skip: db.skip }, () => {
-    let server: TestServer;
-    let current = new Router();
-    let Category: ModelStatic<Model>;
-    let serial = 0;
+for (const db of databases)
+  for (const form of FORMS) {
+    describe(
+      `search's fast path against its instance path (${form.name} form) on ${db.dialect}`,
+      { skip: db.skip },
+      () => {
+        let server: TestServer;
+        let current = new Router();
+        let Category: ModelStatic<Model>;
+        let serial = 0;
 
-    before(async () => {
-      Category = db.sequelize!.define(`Fp${form.initial}Category`, { id: { type: DataTypes.INTEGER, primaryKey: true }, name: DataTypes.STRING(20), secret: DataTypes.STRING(20) }, { tableName: `fp${form.initial}_categories`, timestamps: false });
-      await Category.sync({ force: true });
-      await Category.bulkCreate([{ id: 1, name: 'Kites', secret: 'x' }, { id: 2, name: 'Tops', secret: 'y' }]);
-      // The observer: the x-search-path header forces a path, and each search's path and plan reuse come back as headers.
-      observeExecution(db.sequelize!, {
-        force: (ctx) => {
-          const forced = (ctx as Koa.Context).get('x-search-path');
-          return forced === 'instance' || forced === 'public' || forced === 'fast' ? forced : undefined;
-        },
-        searched: (ctx, { path, reused }) => {
-          (ctx as Koa.Context).set('x-search-path-taken', path);
-          (ctx as Koa.Context).set('x-search-plan-reused', String(reused));
-        },
-      });
-      const app = new Koa();
-      app.use((ctx, next) => current.routes()(ctx as never, next));
-      server = await serve(app);
-    });
-    after(() => server?.close());
-
-    it('returns byte-identical replies from raw rows and from instances, for random models', async () => {
-      await fc.assert(
-        fc.asyncProperty(shapeArb, fc.integer({ min: 0, max: 8 }), fc.nat(), async (shape, rowCount, seed) => {
-          serial += 1;
-          const name = `fp${form.initial}_m${serial}`;
-          const attributes: Record<string, ModelAttributeColumnOptions> = { id: { type: DataTypes.INTEGER, primaryKey: true }, cat_id: { type: DataTypes.INTEGER, allowNull: true } };
-          shape.columns.forEach((column, i) => {
-            attributes[`a${i}`] = { type: TYPES[column.kind](), allowNull: column.nullable || i > 0, ...(column.snake && { field: `col_${i}_x` }) };
-          });
-          if (shape.getter) {
-            attributes['a0'] = { ...attributes['a0']!, get(this: Model) { const value = this.getDataValue('a0'); return value === null ? null : `<${String(value)}>`; } };
-          }
-          if (shape.virtual) attributes['label'] = { type: DataTypes.VIRTUAL, get(this: Model) { return `#${String(this.getDataValue('id'))}`; } };
-          if (shape.softDelete) attributes['deleted_at'] = { type: DataTypes.DATE, allowNull: true };
-          const Item = db.sequelize!.define(`Fp${form.initial}Item${serial}`, attributes, { tableName: name, timestamps: false });
-          Item.belongsTo(Category, { as: 'cat', foreignKey: 'cat_id', constraints: false });
-          if (shape.customToJSON) {
-            Item.prototype.toJSON = function (this: Model) { return { ...(this.get({ plain: true }) as object), tagged: true }; };
-          }
-          (Item.prototype as unknown as Record<string, unknown>)['toPublic'] = function (this: Model) { return { public: true, ...(this.toJSON() as object) }; };
-          await Item.sync({ force: true });
-          const rows = fc.sample(
-            fc.record(Object.fromEntries(shape.columns.map((column, i) => [`a${i}`, column.nullable || i > 0 ? fc.option(VALUES[column.kind], { nil: null }) : VALUES[column.kind]]))),
-            { numRuns: rowCount, seed },
-          ).map((row, i) => ({ ...row, id: i + 1, cat_id: i % 3 === 0 ? null : (i % 2) + 1, ...(shape.softDelete && { deleted_at: i % 4 === 3 ? new Date(0) : null }) }));
-          await Item.bulkCreate(rows as never[]);
-          const hidden = shape.columns.flatMap((column, i) => (column.hidden ? [`a${i}`] : []));
-          current = new Router();
-          form.register(
-            current,
-            'items',
-            Item,
-            { policy: { fillable: 'all', hidden }, relations: { cat: { include: true, hidden: ['secret'] } } } as never,
-            { only: ['search'], ...(shape.method && { config: { search: { method: 'toPublic' } } }) },
+        before(async () => {
+          Category = db.sequelize!.define(
+            `Fp${form.initial}Category`,
+            {
+              id: { type: DataTypes.INTEGER, primaryKey: true },
+              name: DataTypes.STRING(20),
+              secret: DataTypes.STRING(20),
+            },
+            { tableName: `fp${form.initial}_categories`, timestamps: false },
           );
-          const instanceOnly = shape.getter || shape.virtual || shape.customToJSON || shape.method || shape.columns.some((c, i) => c.kind === 'json' && !hidden.includes(`a${i}`));
-          // A sort on the first column, mapped to its own field name when it is snake-cased (an aliased ORDER BY).
-          const sortable = !shape.columns[0]!.hidden && !['json', 'text'].includes(shape.columns[0]!.kind) ? ['sort=-a0,id&perPage=4'] : [];
-          for (const query of [...QUERIES, ...sortable, ...(shape.include ? ['include=cat', 'include=cat&sort=-id&perPage=2'] : [])]) {
-            const fast = await server.request('GET', `/items?${query}`);
-            const slow = await server.request('GET', `/items?${query}`, { headers: { 'x-search-path': 'instance' } });
-            // The fast executor through sequelize.query, where it would read on the driver connection.
-            const queried = await server.request('GET', `/items?${query}`, { headers: { 'x-search-path': 'fast' } });
-            // The public executor: findAll and count only.
-            const public_ = await server.request('GET', `/items?${query}`, { headers: { 'x-search-path': 'public' } });
-            // Again: the plan and the prepared select of the first request are reused (the fast path's SELECT head and ORDER BY came from its cache already), and must give the same bytes.
-            const cached = await server.request('GET', `/items?${query}`);
-            assert.equal(cached.text, fast.text, `${query} (cached SQL) on ${JSON.stringify(shape)}`);
-            assert.equal(fast.headers.get('x-search-plan-reused'), 'false');
-            assert.equal(fast.status, 200, `${query}: ${fast.text}`);
-            assert.equal(slow.headers.get('x-search-path-taken'), 'instance');
-            const instance = instanceOnly || query.includes('include=');
-            // The test databases log nothing and have no query hooks: the fast path runs on the driver.
-            assert.equal(fast.headers.get('x-search-path-taken'), instance ? 'instance' : 'driver', `${query} on ${JSON.stringify(shape)}`);
-            assert.equal(queried.headers.get('x-search-path-taken'), instance ? 'instance' : 'fast', `${query} on ${JSON.stringify(shape)}`);
-            assert.equal(public_.headers.get('x-search-path-taken'), instance ? 'instance' : 'public', `${query} on ${JSON.stringify(shape)}`);
-            // Neither hooks nor plugins here: the query string alone decides the plan, in both forms.
-            assert.equal(cached.headers.get('x-search-plan-reused'), String(!instance), `${query} on ${JSON.stringify(shape)}`);
-            assert.equal(cached.headers.get('x-search-path-taken'), instance ? 'instance' : 'driver');
-            assert.equal(fast.text, slow.text, `${query} on ${JSON.stringify(shape)}`);
-            assert.equal(queried.text, fast.text, `${query} (sequelize.query) on ${JSON.stringify(shape)}`);
-            assert.equal(public_.text, fast.text, `${query} (public executor) on ${JSON.stringify(shape)}`);
+          await Category.sync({ force: true });
+          await Category.bulkCreate([
+            { id: 1, name: 'Kites', secret: 'x' },
+            { id: 2, name: 'Tops', secret: 'y' },
+          ]);
+          // The observer: the x-search-path header forces a path, and each search's path and plan reuse come back as headers.
+          observeExecution(db.sequelize!, {
+            force: (ctx) => {
+              const forced = (ctx as Koa.Context).get('x-search-path');
+              return forced === 'instance' || forced === 'public' || forced === 'fast' ? forced : undefined;
+            },
+            searched: (ctx, { path, reused }) => {
+              (ctx as Koa.Context).set('x-search-path-taken', path);
+              (ctx as Koa.Context).set('x-search-plan-reused', String(reused));
+            },
+          });
+          const app = new Koa();
+          app.use((ctx, next) => current.routes()(ctx as never, next));
+          server = await serve(app);
+        });
+        after(() => server?.close());
+
+        it('returns byte-identical replies from raw rows and from instances, for random models', async () => {
+          await fc.assert(
+            fc.asyncProperty(shapeArb, fc.integer({ min: 0, max: 8 }), fc.nat(), async (shape, rowCount, seed) => {
+              serial += 1;
+              const name = `fp${form.initial}_m${serial}`;
+              const attributes: Record<string, ModelAttributeColumnOptions> = {
+                id: { type: DataTypes.INTEGER, primaryKey: true },
+                cat_id: { type: DataTypes.INTEGER, allowNull: true },
+              };
+              shape.columns.forEach((column, i) => {
+                attributes[`a${i}`] = {
+                  type: TYPES[column.kind](),
+                  allowNull: column.nullable || i > 0,
+                  ...(column.snake && { field: `col_${i}_x` }),
+                };
+              });
+              if (shape.getter) {
+                attributes['a0'] = {
+                  ...attributes['a0']!,
+                  get(this: Model) {
+                    const value = this.getDataValue('a0');
+                    return value === null ? null : `<${String(value)}>`;
+                  },
+                };
+              }
+              if (shape.virtual)
+                attributes['label'] = {
+                  type: DataTypes.VIRTUAL,
+                  get(this: Model) {
+                    return `#${String(this.getDataValue('id'))}`;
+                  },
+                };
+              if (shape.softDelete) attributes['deleted_at'] = { type: DataTypes.DATE, allowNull: true };
+              const Item = db.sequelize!.define(`Fp${form.initial}Item${serial}`, attributes, {
+                tableName: name,
+                timestamps: false,
+              });
+              Item.belongsTo(Category, { as: 'cat', foreignKey: 'cat_id', constraints: false });
+              if (shape.customToJSON) {
+                Item.prototype.toJSON = function (this: Model) {
+                  return { ...(this.get({ plain: true }) as object), tagged: true };
+                };
+              }
+              (Item.prototype as unknown as Record<string, unknown>)['toPublic'] = function (this: Model) {
+                return { public: true, ...(this.toJSON() as object) };
+              };
+              await Item.sync({ force: true });
+              const rows = fc
+                .sample(
+                  fc.record(
+                    Object.fromEntries(
+                      shape.columns.map((column, i) => [
+                        `a${i}`,
+                        column.nullable || i > 0 ? fc.option(VALUES[column.kind], { nil: null }) : VALUES[column.kind],
+                      ]),
+                    ),
+                  ),
+                  { numRuns: rowCount, seed },
+                )
+                .map((row, i) => ({
+                  ...row,
+                  id: i + 1,
+                  cat_id: i % 3 === 0 ? null : (i % 2) + 1,
+                  ...(shape.softDelete && { deleted_at: i % 4 === 3 ? new Date(0) : null }),
+                }));
+              await Item.bulkCreate(rows as never[]);
+              const hidden = shape.columns.flatMap((column, i) => (column.hidden ? [`a${i}`] : []));
+              current = new Router();
+              form.register(
+                current,
+                'items',
+                Item,
+                {
+                  policy: { fillable: 'all', hidden },
+                  relations: { cat: { include: true, hidden: ['secret'] } },
+                } as never,
+                { only: ['search'], ...(shape.method && { config: { search: { method: 'toPublic' } } }) },
+              );
+              const instanceOnly =
+                shape.getter ||
+                shape.virtual ||
+                shape.customToJSON ||
+                shape.method ||
+                shape.columns.some((c, i) => c.kind === 'json' && !hidden.includes(`a${i}`));
+              // A sort on the first column, mapped to its own field name when it is snake-cased (an aliased ORDER BY).
+              const sortable =
+                !shape.columns[0]!.hidden && !['json', 'text'].includes(shape.columns[0]!.kind)
+                  ? ['sort=-a0,id&perPage=4']
+                  : [];
+              for (const query of [
+                ...QUERIES,
+                ...sortable,
+                ...(shape.include ? ['include=cat', 'include=cat&sort=-id&perPage=2'] : []),
+              ]) {
+                const fast = await server.request('GET', `/items?${query}`);
+                const slow = await server.request('GET', `/items?${query}`, {
+                  headers: { 'x-search-path': 'instance' },
+                });
+                // The fast executor through sequelize.query, where it would read on the driver connection.
+                const queried = await server.request('GET', `/items?${query}`, {
+                  headers: { 'x-search-path': 'fast' },
+                });
+                // The public executor: findAll and count only.
+                const public_ = await server.request('GET', `/items?${query}`, {
+                  headers: { 'x-search-path': 'public' },
+                });
+                // Again: the plan and the prepared select of the first request are reused (the fast path's SELECT head and ORDER BY came from its cache already), and must give the same bytes.
+                const cached = await server.request('GET', `/items?${query}`);
+                assert.equal(cached.text, fast.text, `${query} (cached SQL) on ${JSON.stringify(shape)}`);
+                assert.equal(fast.headers.get('x-search-plan-reused'), 'false');
+                assert.equal(fast.status, 200, `${query}: ${fast.text}`);
+                assert.equal(slow.headers.get('x-search-path-taken'), 'instance');
+                const instance = instanceOnly || query.includes('include=');
+                // The test databases log nothing and have no query hooks: the fast path runs on the driver.
+                assert.equal(
+                  fast.headers.get('x-search-path-taken'),
+                  instance ? 'instance' : 'driver',
+                  `${query} on ${JSON.stringify(shape)}`,
+                );
+                assert.equal(
+                  queried.headers.get('x-search-path-taken'),
+                  instance ? 'instance' : 'fast',
+                  `${query} on ${JSON.stringify(shape)}`,
+                );
+                assert.equal(
+                  public_.headers.get('x-search-path-taken'),
+                  instance ? 'instance' : 'public',
+                  `${query} on ${JSON.stringify(shape)}`,
+                );
+                // Neither hooks nor plugins here: the query string alone decides the plan, in both forms.
+                assert.equal(
+                  cached.headers.get('x-search-plan-reused'),
+                  String(!instance),
+                  `${query} on ${JSON.stringify(shape)}`,
+                );
+                assert.equal(cached.headers.get('x-search-path-taken'), instance ? 'instance' : 'driver');
+                assert.equal(fast.text, slow.text, `${query} on ${JSON.stringify(shape)}`);
+                assert.equal(queried.text, fast.text, `${query} (sequelize.query) on ${JSON.stringify(shape)}`);
+                assert.equal(public_.text, fast.text, `${query} (public executor) on ${JSON.stringify(shape)}`);
+              }
+              // Options: the raw rows are the items (selected label first), or copies when a hook selects a third column. Same bytes.
+              current = new Router();
+              const policy = { policy: { fillable: 'all', hidden } };
+              const third = (query: FindOptions) => ({
+                ...query,
+                attributes: [...(query.attributes as unknown[]), ['id', 'extra']],
+              });
+              form.register(current, 'items', Item, policy as never, { only: ['options'] });
+              form.register(current, 'copies', Item, { ...policy, hooks: { modifyOptionsQuery: third } } as never, {
+                only: ['options'],
+              });
+              for (const [i, column] of shape.columns.entries()) {
+                // PostgreSQL cannot sort by a json column.
+                if (column.hidden || column.kind === 'json') continue;
+                const path = `/options?label=a${i}&value=${i % 2 === 0 ? 'id' : `a${i}`}`;
+                const items = await server.request('GET', `/items${path}`);
+                assert.equal(items.status, 200, `${path}: ${items.text}`);
+                assert.equal(
+                  items.text,
+                  (await server.request('GET', `/copies${path}`)).text,
+                  `${path} on ${JSON.stringify(shape)}`,
+                );
+                for (const executor of ['public', 'fast']) {
+                  const forced = await server.request('GET', `/items${path}`, {
+                    headers: { 'x-search-path': executor },
+                  });
+                  assert.equal(forced.text, items.text, `${path} (${executor} executor) on ${JSON.stringify(shape)}`);
+                }
+              }
+            }),
+            { numRuns: RUNS },
+          );
+        });
+
+        it('reads through sequelize.query, with the same bytes, when a logger or a query hook would see the queries', async () => {
+          const sequelize = db.sequelize!;
+          const logged: string[] = [];
+          const register = (logging: boolean) => {
+            current = new Router();
+            form.register(
+              current,
+              'cats',
+              Category,
+              {
+                policy: { fillable: 'all' },
+                ...(logging && {
+                  hooks: {
+                    modifySearchQuery: (query: object) => ({ ...query, logging: (sql: string) => logged.push(sql) }),
+                  },
+                }),
+              } as never,
+              { only: ['search', 'options'] },
+            );
+          };
+          const get = async (path: string) => {
+            const reply = await server.request('GET', path);
+            assert.equal(reply.status, 200, reply.text);
+            return { text: reply.text, taken: reply.headers.get('x-search-path-taken') };
+          };
+          register(false);
+          const plain = await get('/cats?sort=-name');
+          assert.equal(plain.taken, 'driver');
+          const options = (await get('/cats/options?label=name')).text;
+
+          // A query's own logger: every statement is handed to it, as sequelize.query logs it.
+          register(true);
+          const withLogger = await get('/cats?sort=-name');
+          assert.equal(withLogger.taken, 'fast');
+          assert.equal(withLogger.text, plain.text);
+          assert.equal(
+            logged.filter((line) => line.startsWith('Executing (') && line.includes('SELECT')).length,
+            2,
+            logged.join('\n'),
+          );
+
+          // The instance's logger.
+          register(false);
+          const lines: string[] = [];
+          const before = (sequelize as unknown as { options: { logging?: unknown } }).options.logging;
+          (sequelize as unknown as { options: { logging?: unknown } }).options.logging = (sql: string) =>
+            lines.push(sql);
+          try {
+            const logging = await get('/cats?sort=-name');
+            assert.equal(logging.taken, 'fast');
+            assert.equal(logging.text, plain.text);
+            assert.equal((await get('/cats/options?label=name')).text, options);
+          } finally {
+            (sequelize as unknown as { options: { logging?: unknown } }).options.logging = before;
           }
-          // Options: the raw rows are the items (selected label first), or copies when a hook selects a third column. Same bytes.
+          // Page, count and the options select; on SQLite options first reads the rowid span (it keeps within search.max_unpaginated without a LIMIT).
+          const statements = db.dialect === 'sqlite' ? 4 : 3;
+          assert.equal(lines.filter((line) => line.includes('SELECT')).length, statements, lines.join('\n'));
+
+          // A beforeQuery hook on the Sequelize instance sees every query, so none skips it.
+          const seen: string[] = [];
+          sequelize.addHook('beforeQuery', 'fast-path-probe', (_options: unknown, query: unknown) => {
+            seen.push(String((query as { sql?: unknown }).sql ?? 'query'));
+          });
+          try {
+            const hooked = await get('/cats?sort=-name');
+            assert.equal(hooked.taken, 'fast');
+            assert.equal(hooked.text, plain.text);
+            assert.equal((await get('/cats/options?label=name')).text, options);
+          } finally {
+            sequelize.removeHook('beforeQuery', 'fast-path-probe');
+          }
+          assert.equal(seen.length, statements);
+          assert.equal((await get('/cats?sort=-name')).taken, 'driver');
+
+          // A table that is not there: the probe decides nothing (both executors fail), the request reads through the
+          // public executor; a driver error runs the query again through sequelize.query. The same reply either way.
+          const Missing = sequelize.define(
+            `Fp${form.initial}Missing`,
+            { id: { type: DataTypes.INTEGER, primaryKey: true }, name: DataTypes.STRING(20) },
+            { tableName: `fp${form.initial}_missing`, timestamps: false },
+          );
           current = new Router();
-          const policy = { policy: { fillable: 'all', hidden } };
-          const third = (query: FindOptions) => ({ ...query, attributes: [...(query.attributes as unknown[]), ['id', 'extra']] });
-          form.register(current, 'items', Item, policy as never, { only: ['options'] });
-          form.register(current, 'copies', Item, { ...policy, hooks: { modifyOptionsQuery: third } } as never, { only: ['options'] });
-          for (const [i, column] of shape.columns.entries()) {
-            // PostgreSQL cannot sort by a json column.
-            if (column.hidden || column.kind === 'json') continue;
-            const path = `/options?label=a${i}&value=${i % 2 === 0 ? 'id' : `a${i}`}`;
-            const items = await server.request('GET', `/items${path}`);
-            assert.equal(items.status, 200, `${path}: ${items.text}`);
-            assert.equal(items.text, (await server.request('GET', `/copies${path}`)).text, `${path} on ${JSON.stringify(shape)}`);
-            for (const executor of ['public', 'fast']) {
-              const forced = await server.request('GET', `/items${path}`, { headers: { 'x-search-path': executor } });
-              assert.equal(forced.text, items.text, `${path} (${executor} executor) on ${JSON.stringify(shape)}`);
-            }
-          }
-        }),
-        { numRuns: RUNS },
-      );
-    });
-
-    it('reads through sequelize.query, with the same bytes, when a logger or a query hook would see the queries', async () => {
-      const sequelize = db.sequelize!;
-      const logged: string[] = [];
-      const register = (logging: boolean) => {
-        current = new Router();
-        form.register(current, 'cats', Category, {
-          policy: { fillable: 'all' },
-          ...(logging && { hooks: { modifySearchQuery: (query: object) => ({ ...query, logging: (sql: string) => logged.push(sql) }) } }),
-        } as never, { only: ['search', 'options'] });
-      };
-      const get = async (path: string) => {
-        const reply = await server.request('GET', path);
-        assert.equal(reply.status, 200, reply.text);
-        return { text: reply.text, taken: reply.headers.get('x-search-path-taken') };
-      };
-      register(false);
-      const plain = await get('/cats?sort=-name');
-      assert.equal(plain.taken, 'driver');
-      const options = (await get('/cats/options?label=name')).text;
-
-      // A query's own logger: every statement is handed to it, as sequelize.query logs it.
-      register(true);
-      const withLogger = await get('/cats?sort=-name');
-      assert.equal(withLogger.taken, 'fast');
-      assert.equal(withLogger.text, plain.text);
-      assert.equal(logged.filter((line) => line.startsWith('Executing (') && line.includes('SELECT')).length, 2, logged.join('\n'));
-
-      // The instance's logger.
-      register(false);
-      const lines: string[] = [];
-      const before = (sequelize as unknown as { options: { logging?: unknown } }).options.logging;
-      (sequelize as unknown as { options: { logging?: unknown } }).options.logging = (sql: string) => lines.push(sql);
-      try {
-        const logging = await get('/cats?sort=-name');
-        assert.equal(logging.taken, 'fast');
-        assert.equal(logging.text, plain.text);
-        assert.equal((await get('/cats/options?label=name')).text, options);
-      } finally {
-        (sequelize as unknown as { options: { logging?: unknown } }).options.logging = before;
-      }
-      // Page, count and the options select; on SQLite options first reads the rowid span (it keeps within search.max_unpaginated without a LIMIT).
-      const statements = db.dialect === 'sqlite' ? 4 : 3;
-      assert.equal(lines.filter((line) => line.includes('SELECT')).length, statements, lines.join('\n'));
-
-      // A beforeQuery hook on the Sequelize instance sees every query, so none skips it.
-      const seen: string[] = [];
-      sequelize.addHook('beforeQuery', 'fast-path-probe', (_options: unknown, query: unknown) => {
-        seen.push(String((query as { sql?: unknown }).sql ?? 'query'));
-      });
-      try {
-        const hooked = await get('/cats?sort=-name');
-        assert.equal(hooked.taken, 'fast');
-        assert.equal(hooked.text, plain.text);
-        assert.equal((await get('/cats/options?label=name')).text, options);
-      } finally {
-        sequelize.removeHook('beforeQuery', 'fast-path-probe');
-      }
-      assert.equal(seen.length, statements);
-      assert.equal((await get('/cats?sort=-name')).taken, 'driver');
-
-      // A table that is not there: the probe decides nothing (both executors fail), the request reads through the
-      // public executor; a driver error runs the query again through sequelize.query. The same reply either way.
-      const Missing = sequelize.define(`Fp${form.initial}Missing`, { id: { type: DataTypes.INTEGER, primaryKey: true }, name: DataTypes.STRING(20) }, { tableName: `fp${form.initial}_missing`, timestamps: false });
-      current = new Router();
-      form.register(current, 'missing', Missing, { policy: { fillable: 'all' } } as never, { only: ['search'] });
-      const broken = await server.request('GET', '/missing');
-      const brokenQueried = await server.request('GET', '/missing', { headers: { 'x-search-path': 'fast' } });
-      assert.equal(broken.headers.get('x-search-path-taken'), 'public');
-      assert.equal(brokenQueried.headers.get('x-search-path-taken'), 'fast');
-      assert.equal(broken.status, 500);
-      assert.equal(broken.text, brokenQueried.text);
-    });
-  });
-}
+          form.register(current, 'missing', Missing, { policy: { fillable: 'all' } } as never, { only: ['search'] });
+          const broken = await server.request('GET', '/missing');
+          const brokenQueried = await server.request('GET', '/missing', { headers: { 'x-search-path': 'fast' } });
+          assert.equal(broken.headers.get('x-search-path-taken'), 'public');
+          assert.equal(brokenQueried.headers.get('x-search-path-taken'), 'fast');
+          assert.equal(broken.status, 500);
+          assert.equal(broken.text, brokenQueried.text);
+        });
+      },
+    );
+  }

@@ -51,7 +51,11 @@ function defineItems(sequelize: Sequelize, kind: Kind, form: Form): ModelStatic<
   const options = { tableName: `lm${form.initial}_${kind}_items`, underscored: true };
   switch (kind) {
     case 'plain':
-      return sequelize.define(`Lm${form.initial}Plain`, { ...base, deletedAt: { type: DataTypes.DATE, allowNull: true }, deletedBy }, { ...options, timestamps: false });
+      return sequelize.define(
+        `Lm${form.initial}Plain`,
+        { ...base, deletedAt: { type: DataTypes.DATE, allowNull: true }, deletedBy },
+        { ...options, timestamps: false },
+      );
     case 'paranoid':
       return sequelize.define(`Lm${form.initial}Paranoid`, { ...base, deletedBy }, { ...options, paranoid: true });
     case 'bare':
@@ -69,7 +73,10 @@ function idOf(m: LifecycleModel, target: Target): string {
   return typeof target === 'string' ? target : (m.ids[target % Math.max(m.ids.length, 1)] ?? NEVER_CREATED);
 }
 
-const json = (body: unknown): RequestInit => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (body: unknown): RequestInit => ({
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 /** A record with its id, as the model, a reply or the table shows it. */
 type Row = Entry & { readonly id: string };
@@ -89,7 +96,9 @@ const sortedById = (rows: Row[]): Row[] => rows.sort((a, b) => a.id.localeCompar
 
 /** The model's records, sorted by id: those in one state, or all of them. */
 function modelRows(m: LifecycleModel, trashed?: boolean): Row[] {
-  return sortedById([...m.records].filter(([, e]) => trashed === undefined || e.trashed === trashed).map(([id, e]) => ({ id, ...e })));
+  return sortedById(
+    [...m.records].filter(([, e]) => trashed === undefined || e.trashed === trashed).map(([id, e]) => ({ id, ...e })),
+  );
 }
 
 function expectStatus(res: TestResponse, status: number, error?: string): void {
@@ -126,10 +135,18 @@ type LifecycleCommand = fc.AsyncCommand<LifecycleModel, Real>;
 
 /** POST: 201 with the record; keys that are not fillable (the soft-delete columns) are ignored. */
 class Create implements LifecycleCommand {
-  constructor(readonly name: string, readonly qty: number | null, readonly sneaky: boolean) {}
+  constructor(
+    readonly name: string,
+    readonly qty: number | null,
+    readonly sneaky: boolean,
+  ) {}
   check = () => true;
   async run(m: LifecycleModel, r: Real) {
-    const body = { name: this.name, qty: this.qty, ...(this.sneaky && { deletedAt: '2020-01-01T00:00:00Z', deletedBy: 'mallory' }) };
+    const body = {
+      name: this.name,
+      qty: this.qty,
+      ...(this.sneaky && { deletedAt: '2020-01-01T00:00:00Z', deletedBy: 'mallory' }),
+    };
     const res = await r.server.request('POST', r.path, json(body));
     expectStatus(res, 201);
     const id = res.body.data.id as string;
@@ -143,7 +160,11 @@ class Create implements LifecycleCommand {
 
 /** PATCH: 200 for an active record; 404 for a missing or soft-deleted one. */
 class Update implements LifecycleCommand {
-  constructor(readonly target: Target, readonly name: string, readonly sneaky: boolean) {}
+  constructor(
+    readonly target: Target,
+    readonly name: string,
+    readonly sneaky: boolean,
+  ) {}
   check = () => true;
   async run(m: LifecycleModel, r: Real) {
     const id = idOf(m, this.target);
@@ -158,16 +179,24 @@ class Update implements LifecycleCommand {
     }
     await agree(m, r, id);
   }
-  toString = () => `update(${this.target}, ${JSON.stringify(this.name)}${this.sneaky ? ', with soft-delete keys' : ''})`;
+  toString = () =>
+    `update(${this.target}, ${JSON.stringify(this.name)}${this.sneaky ? ', with soft-delete keys' : ''})`;
 }
 
 /** DELETE …/soft as a user (x-user header → ctx.state.user) or none: 200 for an active record, 404 otherwise; 400 without deleted-at. */
 class SoftDelete implements LifecycleCommand {
-  constructor(readonly target: Target, readonly user: string | null) {}
+  constructor(
+    readonly target: Target,
+    readonly user: string | null,
+  ) {}
   check = () => true;
   async run(m: LifecycleModel, r: Real) {
     const id = idOf(m, this.target);
-    const res = await r.server.request('DELETE', `${r.path}/${id}/soft`, this.user === null ? {} : { headers: { 'x-user': this.user } });
+    const res = await r.server.request(
+      'DELETE',
+      `${r.path}/${id}/soft`,
+      this.user === null ? {} : { headers: { 'x-user': this.user } },
+    );
     const entry = m.records.get(id);
     if (m.kind === 'bare') expectStatus(res, 400, 'columnNotFound');
     else if (entry === undefined || entry.trashed) expectStatus(res, 404, 'recordNotFound');
@@ -183,7 +212,10 @@ class SoftDelete implements LifecycleCommand {
 
 /** PATCH|PUT …/restore: 200 for a soft-deleted record, clearing both marks; 404 otherwise; 400 without deleted-at. */
 class Restore implements LifecycleCommand {
-  constructor(readonly target: Target, readonly verb: 'PATCH' | 'PUT') {}
+  constructor(
+    readonly target: Target,
+    readonly verb: 'PATCH' | 'PUT',
+  ) {}
   check = () => true;
   async run(m: LifecycleModel, r: Real) {
     const id = idOf(m, this.target);
@@ -223,10 +255,17 @@ class Delete implements LifecycleCommand {
 
 const nameArb = fc.stringMatching(/^[A-Za-z0-9]{1,20}$/);
 const qtyArb = fc.option(fc.integer({ min: -1000, max: 1000 }), { nil: null });
-const targetArb: fc.Arbitrary<Target> = fc.oneof({ arbitrary: fc.nat({ max: 40 }), weight: 4 }, { arbitrary: fc.uuid({ version: 4 }), weight: 1 });
+const targetArb: fc.Arbitrary<Target> = fc.oneof(
+  { arbitrary: fc.nat({ max: 40 }), weight: 4 },
+  { arbitrary: fc.uuid({ version: 4 }), weight: 1 },
+);
 const createArb = fc.tuple(nameArb, qtyArb, fc.boolean()).map(([name, qty, sneaky]) => new Create(name, qty, sneaky));
-const softDeleteArb = fc.tuple(targetArb, fc.constantFrom('u-7', 'ada', null)).map(([target, user]) => new SoftDelete(target, user));
-const restoreArb = fc.tuple(targetArb, fc.constantFrom('PATCH' as const, 'PUT' as const)).map(([target, verb]) => new Restore(target, verb));
+const softDeleteArb = fc
+  .tuple(targetArb, fc.constantFrom('u-7', 'ada', null))
+  .map(([target, user]) => new SoftDelete(target, user));
+const restoreArb = fc
+  .tuple(targetArb, fc.constantFrom('PATCH' as const, 'PUT' as const))
+  .map(([target, verb]) => new Restore(target, verb));
 // create, softDelete and restore twice as often as the rest: a sequence then reaches a restore of a deleted row sooner.
 const commandsArb = fc.commands(
   [
@@ -242,40 +281,45 @@ const commandsArb = fc.commands(
   { maxCommands: 12 },
 );
 
-for (const db of databases) for (const form of FORMS) {
-  describe(`the record lifecycle (${form.name} form) against an in-memory model on ${db.dialect}`, { skip: db.skip }, () => {
-    let server: TestServer;
-    const items = new Map<Kind, ModelStatic<Model>>();
+for (const db of databases)
+  for (const form of FORMS) {
+    describe(
+      `the record lifecycle (${form.name} form) against an in-memory model on ${db.dialect}`,
+      { skip: db.skip },
+      () => {
+        let server: TestServer;
+        const items = new Map<Kind, ModelStatic<Model>>();
 
-    before(async () => {
-      const router = new Router();
-      for (const kind of KINDS) {
-        const Item = defineItems(db.sequelize!, kind, form);
-        await Item.sync({ force: true });
-        items.set(kind, Item);
-        form.register(router, kind, Item, { policy: { fillable: 'all' } });
-      }
-      const app = new Koa().use(async (ctx, next) => {
-        const user = ctx.get('x-user');
-        if (user) ctx.state['user'] = { id: user };
-        await next();
-      });
-      server = await serve(app.use(router.routes()));
-    });
-    after(() => server?.close());
+        before(async () => {
+          const router = new Router();
+          for (const kind of KINDS) {
+            const Item = defineItems(db.sequelize!, kind, form);
+            await Item.sync({ force: true });
+            items.set(kind, Item);
+            form.register(router, kind, Item, { policy: { fillable: 'all' } });
+          }
+          const app = new Koa().use(async (ctx, next) => {
+            const user = ctx.get('x-user');
+            if (user) ctx.state['user'] = { id: user };
+            await next();
+          });
+          server = await serve(app.use(router.routes()));
+        });
+        after(() => server?.close());
 
-    for (const kind of KINDS) {
-      it(`${kind}: every reply, search list and row agrees with the model after each command`, async () => {
-        const Item = items.get(kind)!;
-        const setup = async () => {
-          await Item.destroy({ where: {}, force: true });
-          return { model: { kind, records: new Map(), ids: [] }, real: { server, path: `/${kind}`, Item } };
-        };
-        await fc.assert(
-          fc.asyncProperty(commandsArb, (commands) => fc.asyncModelRun(setup, commands)),
-          { numRuns: RUNS, includeErrorInReport: true },
-        );
-      });
-    }
-  });
-}
+        for (const kind of KINDS) {
+          it(`${kind}: every reply, search list and row agrees with the model after each command`, async () => {
+            const Item = items.get(kind)!;
+            const setup = async () => {
+              await Item.destroy({ where: {}, force: true });
+              return { model: { kind, records: new Map(), ids: [] }, real: { server, path: `/${kind}`, Item } };
+            };
+            await fc.assert(
+              fc.asyncProperty(commandsArb, (commands) => fc.asyncModelRun(setup, commands)),
+              { numRuns: RUNS, includeErrorInReport: true },
+            );
+          });
+        }
+      },
+    );
+  }

@@ -19,17 +19,41 @@ class EchoController {
   constructor(readonly ctx: Context) {}
   private echo(method: string): Reply {
     const ctx = this.ctx as RouterContext;
-    return success({ method, id: ctx.params['id'] ?? null, route: ctx._matchedRoute, params: ctx.params, routerPath: ctx.routerPath });
+    return success({
+      method,
+      id: ctx.params['id'] ?? null,
+      route: ctx._matchedRoute,
+      params: ctx.params,
+      routerPath: ctx.routerPath,
+    });
   }
-  search() { return this.echo('search'); }
-  options() { return this.echo('options'); }
-  create() { return this.echo('create'); }
-  exportCsv() { return this.echo('exportCsv'); }
-  read() { return this.echo('read'); }
-  update() { return this.echo('update'); }
-  delete() { return this.echo('delete'); }
-  softDelete() { return this.echo('softDelete'); }
-  restore() { return this.echo('restore'); }
+  search() {
+    return this.echo('search');
+  }
+  options() {
+    return this.echo('options');
+  }
+  create() {
+    return this.echo('create');
+  }
+  exportCsv() {
+    return this.echo('exportCsv');
+  }
+  read() {
+    return this.echo('read');
+  }
+  update() {
+    return this.echo('update');
+  }
+  delete() {
+    return this.echo('delete');
+  }
+  softDelete() {
+    return this.echo('softDelete');
+  }
+  restore() {
+    return this.echo('restore');
+  }
 }
 
 /** `crud` as it registered routes before: one layer per planned route, in plan order. */
@@ -45,7 +69,11 @@ function crudOneLayerPerRoute(router: Router, uri: string, target: CrudTarget, o
 const id = randomUUID();
 const can = (_ctx: Context, ability: string) => ability !== 'shop.access.delete';
 const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
-const Thing = sequelize.define('MrThing', { id: { type: DataTypes.UUID, primaryKey: true }, name: DataTypes.STRING }, { tableName: 'mr_things' });
+const Thing = sequelize.define(
+  'MrThing',
+  { id: { type: DataTypes.UUID, primaryKey: true }, name: DataTypes.STRING },
+  { tableName: 'mr_things' },
+);
 const things = resource(Thing, { policy: { fillable: 'all' } });
 
 /**
@@ -57,7 +85,8 @@ function app(register: typeof crudOneLayerPerRoute, filler: number): Koa<any, an
   const router = new Router({ prefix: '/api' });
   const fill = (from: number, to: number) => {
     for (let index = from; index < to; index += 1) {
-      const options: CrudOptions = index % 3 === 0 ? { only: ['read', 'options'] } : index % 3 === 1 ? { except: ['update'] } : {};
+      const options: CrudOptions =
+        index % 3 === 0 ? { only: ['read', 'options'] } : index % 3 === 1 ? { except: ['update'] } : {};
       register(router, `module${index % 7}/thing${index}`, index % 2 === 0 ? things : EchoController, options);
     }
   };
@@ -81,7 +110,10 @@ function app(register: typeof crudOneLayerPerRoute, filler: number): Koa<any, an
  */
 function probe(ctx: Context, next: () => Promise<unknown>) {
   const routed = ctx as RouterContext;
-  ctx.set('x-matched', JSON.stringify((routed.matched ?? []).map((layer) => `${layer.methods.join(',')} ${String(layer.path)}`)));
+  ctx.set(
+    'x-matched',
+    JSON.stringify((routed.matched ?? []).map((layer) => `${layer.methods.join(',')} ${String(layer.path)}`)),
+  );
   ctx.set('x-route-matched', String(routed.routeMatched));
   return next();
 }
@@ -165,27 +197,40 @@ describe('crud with 500 resources on one router', () => {
     const get = (method: string, path: string) => seen(many, method, path);
     const wrong = await get('PATCH', '/api/admin/products');
     assert.deepEqual([wrong.status, wrong.allow, wrong.text], [405, 'HEAD, GET, POST', 'Method Not Allowed']);
-    assert.deepEqual([JSON.parse(wrong.matched!), wrong.routeMatched], [['HEAD,GET /api/admin/products', 'POST /api/admin/products'], 'false']);
+    assert.deepEqual(
+      [JSON.parse(wrong.matched!), wrong.routeMatched],
+      [['HEAD,GET /api/admin/products', 'POST /api/admin/products'], 'false'],
+    );
     assert.deepEqual((await get('OPTIONS', `/api/admin/products/${id}`)).allow, 'HEAD, GET, PUT, PATCH, POST, DELETE');
     assert.equal((await get('PURGE', '/api/admin/products')).status, 501);
     assert.equal((await get('DELETE', `/api/admin/products/${id}`)).status, 403);
     assert.equal((await get('GET', '/api/admin/products/not-a-uuid')).status, 404);
-    assert.deepEqual(JSON.parse((await get('GET', '/api/partial/spring-sale')).text), { slug: 'spring-sale', route: '/api/partial/:slug' });
+    assert.deepEqual(JSON.parse((await get('GET', '/api/partial/spring-sale')).text), {
+      slug: 'spring-sale',
+      route: '/api/partial/:slug',
+    });
     const read = { method: 'read', id, route: '/api/partial/:id', params: { id }, routerPath: '/api/partial/:id' };
     assert.deepEqual(JSON.parse((await get('GET', `/api/partial/${id}`)).text).data, read);
-    assert.deepEqual(JSON.parse((await get('GET', '/api/admin/products/options')).text).data.route, '/api/admin/products/options');
+    assert.deepEqual(
+      JSON.parse((await get('GET', '/api/admin/products/options')).text).data.route,
+      '/api/admin/products/options',
+    );
   });
 });
 
 describe('crud on a router', () => {
-  it('adds two layers for consecutive resources, with @koa/router\'s own match, layer match and data paths', () => {
+  it("adds two layers for consecutive resources, with @koa/router's own match, layer match and data paths", () => {
     const router = new Router({ prefix: '/api' });
     const match = router.match;
-    for (let index = 0; index < 500; index += 1) crud(router, `r${index}`, EchoController, index % 2 === 0 ? {} : { only: ['search'] });
+    for (let index = 0; index < 500; index += 1)
+      crud(router, `r${index}`, EchoController, index % 2 === 0 ? {} : { only: ['search'] });
     router.get('/own', () => {});
     crud(router, 'after', EchoController);
     router.prefix('/v2');
-    assert.deepEqual(router.stack.map((layer) => layer.path), ['/v2', '/v2/*fastCrudPath', '/v2/own', '/v2', '/v2/*fastCrudPath']);
+    assert.deepEqual(
+      router.stack.map((layer) => layer.path),
+      ['/v2', '/v2/*fastCrudPath', '/v2/own', '/v2', '/v2/*fastCrudPath'],
+    );
     assert.equal(Object.hasOwn(router, 'match'), false);
     assert.equal(router.match, match);
     for (const layer of router.stack) {
@@ -196,7 +241,7 @@ describe('crud on a router', () => {
 });
 
 describe('router.use middleware with crud on the router', () => {
-  it('runs for every request under the router\'s prefix, served or not (routes.md), and for no other', async () => {
+  it("runs for every request under the router's prefix, served or not (routes.md), and for no other", async () => {
     const seen: string[] = [];
     const router = new Router({ prefix: '/api' });
     router.use((ctx, next) => (seen.push(`${ctx.method} ${ctx.path}`), next()));
@@ -237,13 +282,29 @@ describe('router.param with one layer per resource', () => {
 });
 
 describe('crud against one layer per route, for random apps and requests (law)', () => {
-  const ACTIONS = ['search', 'options', 'create', 'exportCsv', 'read', 'update', 'delete', 'softDelete', 'restore'] as const;
+  const ACTIONS = [
+    'search',
+    'options',
+    'create',
+    'exportCsv',
+    'read',
+    'update',
+    'delete',
+    'softDelete',
+    'restore',
+  ] as const;
   const segment = fc.constantFrom('a', 'b', 'A', 'options', 'soft', 'x%20y');
-  const uriArb = fc.array(fc.constantFrom('a', 'b', 'shop', 'items'), { minLength: 0, maxLength: 2 }).map((parts) => parts.join('/'));
+  const uriArb = fc
+    .array(fc.constantFrom('a', 'b', 'shop', 'items'), { minLength: 0, maxLength: 2 })
+    .map((parts) => parts.join('/'));
   /** A crud call, or a route of the app's own under the same names. */
   const entryArb = fc.oneof(
     fc.record({ kind: fc.constant('crud' as const), uri: uriArb, only: fc.subarray([...ACTIONS]) }),
-    fc.record({ kind: fc.constant('route' as const), uri: uriArb, verb: fc.constantFrom('get' as const, 'post' as const, 'patch' as const) }),
+    fc.record({
+      kind: fc.constant('route' as const),
+      uri: uriArb,
+      verb: fc.constantFrom('get' as const, 'post' as const, 'patch' as const),
+    }),
   );
   type Entry = typeof entryArb extends fc.Arbitrary<infer T> ? T : never;
   const appArb = fc.record({
@@ -255,16 +316,31 @@ describe('crud against one layer per route, for random apps and requests (law)',
     strict: fc.boolean(),
   });
   type App = typeof appArb extends fc.Arbitrary<infer T> ? T : never;
-  const requestArb = fc.record({
-    method: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PURGE'),
-    path: fc.array(fc.oneof(segment, fc.constant(id), fc.constant(id.toUpperCase()), fc.constantFrom('shop', 'items', 'restore', 'export-csv', 'outer', 'api', 'v2', 't', 'acme', '')), { maxLength: 6 }),
-  }).map(({ method, path }) => ({ method, path: `/${path.join('/')}` }));
+  const requestArb = fc
+    .record({
+      method: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PURGE'),
+      path: fc.array(
+        fc.oneof(
+          segment,
+          fc.constant(id),
+          fc.constant(id.toUpperCase()),
+          fc.constantFrom('shop', 'items', 'restore', 'export-csv', 'outer', 'api', 'v2', 't', 'acme', ''),
+        ),
+        { maxLength: 6 },
+      ),
+    })
+    .map(({ method, path }) => ({ method, path: `/${path.join('/')}` }));
 
   const build = (register: typeof crudOneLayerPerRoute, { entries, prefix, later, mount, sensitive, strict }: App) => {
     const router = new Router({ prefix, sensitive, strict });
     for (const entry of entries) {
-      if (entry.kind === 'crud') register(router, entry.uri, EchoController, { only: entry.only.length > 0 ? entry.only : ['search'] });
-      else router[entry.verb](`/${entry.uri}/:slug`, (ctx) => (ctx.body = { own: entry.uri, params: ctx.params, route: ctx._matchedRoute }));
+      if (entry.kind === 'crud')
+        register(router, entry.uri, EchoController, { only: entry.only.length > 0 ? entry.only : ['search'] });
+      else
+        router[entry.verb](
+          `/${entry.uri}/:slug`,
+          (ctx) => (ctx.body = { own: entry.uri, params: ctx.params, route: ctx._matchedRoute }),
+        );
     }
     if (later !== undefined) router.prefix(later);
     if (mount === undefined) return new Koa().use(router.routes()).use(router.allowedMethods()).use(probe);
@@ -277,27 +353,49 @@ describe('crud against one layer per route, for random apps and requests (law)',
     const base = `${mount ?? ''}${later ?? prefix?.replace(':tenant', 'acme') ?? ''}`;
     return entries.flatMap((entry: Entry) => {
       const root = `${base}/${entry.uri}`.replace(/\/+$/, '');
-      const paths = [root, `${root}/options`, `${root}/${id}`, `${root}/${id}/soft`, `${root}/${id}/restore`, `${root}/spring`, `${root}/spring/soft`];
+      const paths = [
+        root,
+        `${root}/options`,
+        `${root}/${id}`,
+        `${root}/${id}/soft`,
+        `${root}/${id}/restore`,
+        `${root}/spring`,
+        `${root}/spring/soft`,
+      ];
       return paths.flatMap((path) => [path, path.toUpperCase(), `${path}/`]);
     });
   };
 
   it('answers every request with the status, Allow, body, matched layers and routeMatched of one layer per route', async () => {
     await fc.assert(
-      fc.asyncProperty(appArb, fc.array(requestArb, { maxLength: 6 }), fc.constantFrom('GET', 'PATCH', 'OPTIONS', 'DELETE', 'HEAD'), async (shape, requests, method) => {
-        const [reference, ours] = await Promise.all([serve(build(crudOneLayerPerRoute, shape)), serve(build(crud, shape))]);
-        try {
-          for (const request of [...requests, ...around(shape).map((path) => ({ method, path }))]) {
-            const [want, got] = await Promise.all([reference, ours].map(async (server) => {
-              const res = await server.request(request.method, request.path);
-              return [res.status, res.text, ...['allow', 'x-matched', 'x-route-matched'].map((name) => res.headers.get(name))];
-            }));
-            assert.deepEqual(got, want, `${request.method} ${request.path}`);
+      fc.asyncProperty(
+        appArb,
+        fc.array(requestArb, { maxLength: 6 }),
+        fc.constantFrom('GET', 'PATCH', 'OPTIONS', 'DELETE', 'HEAD'),
+        async (shape, requests, method) => {
+          const [reference, ours] = await Promise.all([
+            serve(build(crudOneLayerPerRoute, shape)),
+            serve(build(crud, shape)),
+          ]);
+          try {
+            for (const request of [...requests, ...around(shape).map((path) => ({ method, path }))]) {
+              const [want, got] = await Promise.all(
+                [reference, ours].map(async (server) => {
+                  const res = await server.request(request.method, request.path);
+                  return [
+                    res.status,
+                    res.text,
+                    ...['allow', 'x-matched', 'x-route-matched'].map((name) => res.headers.get(name)),
+                  ];
+                }),
+              );
+              assert.deepEqual(got, want, `${request.method} ${request.path}`);
+            }
+          } finally {
+            await Promise.all([reference.close(), ours.close()]);
           }
-        } finally {
-          await Promise.all([reference.close(), ours.close()]);
-        }
-      }),
+        },
+      ),
       { numRuns: Number(process.env['FAST_CRUD_ROUTING_RUNS'] ?? 60) },
     );
   });

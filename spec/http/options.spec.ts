@@ -21,15 +21,27 @@ function defineModels(sequelize: Sequelize, prefix: string) {
     deletedAt: { type: DataTypes.DATE, allowNull: true },
   };
   const table = { tableName: `${prefix}_categories`, underscored: true, timestamps: false };
-  const CategoryTable = sequelize.define(`${prefix}CategoryTable`, { ...columns, legacyCode: DataTypes.STRING(20) }, table);
+  const CategoryTable = sequelize.define(
+    `${prefix}CategoryTable`,
+    { ...columns, legacyCode: DataTypes.STRING(20) },
+    table,
+  );
   const Category = sequelize.define(`${prefix}Category`, columns, table);
-  const Tag = sequelize.define(`${prefix}Tag`, { title: DataTypes.STRING(60) }, { tableName: `${prefix}_tags`, timestamps: false });
+  const Tag = sequelize.define(
+    `${prefix}Tag`,
+    { title: DataTypes.STRING(60) },
+    { tableName: `${prefix}_tags`, timestamps: false },
+  );
   const Memo = sequelize.define(
     `${prefix}Memo`,
     { title: DataTypes.STRING(60), removedAt: { type: DataTypes.DATE, field: 'removed_at' } },
     { tableName: `${prefix}_memos`, timestamps: false },
   );
-  const Note = sequelize.define(`${prefix}Note`, { title: DataTypes.STRING(60) }, { tableName: `${prefix}_notes`, paranoid: true, underscored: true });
+  const Note = sequelize.define(
+    `${prefix}Note`,
+    { title: DataTypes.STRING(60) },
+    { tableName: `${prefix}_notes`, paranoid: true, underscored: true },
+  );
   return { CategoryTable, Category, Tag, Memo, Note };
 }
 
@@ -55,159 +67,212 @@ const hooked: ResourceSpec<Model> = {
   },
 };
 
-for (const db of databases) for (const form of FORMS) {
-  describe(`GET <uri>/options (${form.name} form) on ${db.dialect}`, { skip: db.skip }, () => {
-    const prefix = `opt${form.initial}`;
-    let server: TestServer;
-    let models: ReturnType<typeof defineModels>;
-    const errors: unknown[] = [];
-    const ids: Record<string, { id: number; externalId: string }> = {};
+for (const db of databases)
+  for (const form of FORMS) {
+    describe(`GET <uri>/options (${form.name} form) on ${db.dialect}`, { skip: db.skip }, () => {
+      const prefix = `opt${form.initial}`;
+      let server: TestServer;
+      let models: ReturnType<typeof defineModels>;
+      const errors: unknown[] = [];
+      const ids: Record<string, { id: number; externalId: string }> = {};
 
-    before(async () => {
-      const sequelize = db.sequelize!;
-      models = defineModels(sequelize, prefix);
-      const { CategoryTable, Category, Tag, Memo, Note } = models;
-      await Promise.all([CategoryTable, Tag, Memo, Note].map((m) => m.sync({ force: true })));
-      const now = new Date();
-      for (const [name, deletedAt, legacyCode] of [['Toys', null, 'T1'], ['Books', null, 'B1'], ['Archive', now, 'A1'], ['Music', null, 'M1'], ['Garden', null, 'G1']] as const) {
-        const row = await CategoryTable.create({ name, externalId: randomUUID(), deletedAt, legacyCode });
-        ids[name] = { id: row.get('id') as number, externalId: row.get('externalId') as string };
-      }
-      await Tag.bulkCreate([{ title: 'red' }, { title: 'blue' }]);
-      await Memo.bulkCreate([{ title: 'kept' }, { title: 'gone', removedAt: now }]);
-      const notes = await Note.bulkCreate([{ title: 'live' }, { title: 'trashed' }]);
-      await notes[1]!.destroy();
+      before(async () => {
+        const sequelize = db.sequelize!;
+        models = defineModels(sequelize, prefix);
+        const { CategoryTable, Category, Tag, Memo, Note } = models;
+        await Promise.all([CategoryTable, Tag, Memo, Note].map((m) => m.sync({ force: true })));
+        const now = new Date();
+        for (const [name, deletedAt, legacyCode] of [
+          ['Toys', null, 'T1'],
+          ['Books', null, 'B1'],
+          ['Archive', now, 'A1'],
+          ['Music', null, 'M1'],
+          ['Garden', null, 'G1'],
+        ] as const) {
+          const row = await CategoryTable.create({ name, externalId: randomUUID(), deletedAt, legacyCode });
+          ids[name] = { id: row.get('id') as number, externalId: row.get('externalId') as string };
+        }
+        await Tag.bulkCreate([{ title: 'red' }, { title: 'blue' }]);
+        await Memo.bulkCreate([{ title: 'kept' }, { title: 'gone', removedAt: now }]);
+        const notes = await Note.bulkCreate([{ title: 'live' }, { title: 'trashed' }]);
+        await notes[1]!.destroy();
 
-      const router = new Router();
-      // Integer keys: only the options route, which takes no {id:uuid}.
-      const only = ['options'] as const;
-      form.register(router, 'categories', Category, plain, { only });
-      // Options(BaseController) in the class form.
-      form.register(router, 'tags', Tag, { policy: { fillable: 'all' }, actions: ['options'] });
-      form.register(router, 'memos', Memo, plain, { only, config: { soft_delete: { deleted_at_field: 'removed_at' } } });
-      form.register(router, 'notes', Note, plain, { only });
-      form.register(router, 'hooked', Category, hooked, { only });
-      form.register(router, 'configured', Category, plain, {
-        only,
-        config: { options: { http_status: 203, default_value: 'external_id' }, global: { validation: { http_status: 422 } } },
+        const router = new Router();
+        // Integer keys: only the options route, which takes no {id:uuid}.
+        const only = ['options'] as const;
+        form.register(router, 'categories', Category, plain, { only });
+        // Options(BaseController) in the class form.
+        form.register(router, 'tags', Tag, { policy: { fillable: 'all' }, actions: ['options'] });
+        form.register(router, 'memos', Memo, plain, {
+          only,
+          config: { soft_delete: { deleted_at_field: 'removed_at' } },
+        });
+        form.register(router, 'notes', Note, plain, { only });
+        form.register(router, 'hooked', Category, hooked, { only });
+        form.register(router, 'configured', Category, plain, {
+          only,
+          config: {
+            options: { http_status: 203, default_value: 'external_id' },
+            global: { validation: { http_status: 422 } },
+          },
+        });
+        server = await serve(new Koa().use(router.routes()), errors);
       });
-      server = await serve(new Koa().use(router.routes()), errors);
-    });
-    after(() => server?.close());
+      after(() => server?.close());
 
-    const labels = (body: { data: OptionItem[] }) => body.data.map((i) => i.label);
+      const labels = (body: { data: OptionItem[] }) => body.data.map((i) => i.label);
 
-    it('returns active rows as {label, value} ordered by label, with the default value column', async () => {
-      const res = await server.get('/categories/options?label=name');
-      assert.equal(res.status, 200);
-      assert.deepEqual(res.body, {
-        status: 'success',
-        data: ['Books', 'Garden', 'Music', 'Toys'].map((name) => ({ label: name, value: ids[name]!.id })),
-        meta: {},
-      });
-      assert.ok(res.body.data.every((i: object) => Object.keys(i).sort().join() === 'label,value'));
-    });
-
-    it('returns the value column the request names, by attribute or column name', async () => {
-      for (const value of ['externalId', 'external_id']) {
-        const res = await server.get(`/categories/options?label=name&value=${value}`);
-        assert.deepEqual(res.body.data[0], { label: 'Books', value: ids['Books']!.externalId });
-      }
-    });
-
-    it('finds the label by column name too', async () => {
-      const res = await server.get('/categories/options?label=external_id&value=name');
-      assert.deepEqual(res.body.data.map((i: OptionItem) => i.value).sort(), ['Books', 'Garden', 'Music', 'Toys']);
-    });
-
-    it('returns a value column the table has but the model does not declare (rule 3)', async () => {
-      const res = await server.get('/categories/options?label=name&value=legacy_code');
-      assert.deepEqual(res.body.data.map((i: OptionItem) => i.value), ['B1', 'G1', 'M1', 'T1']);
-    });
-
-    it('answers 400 required for field label when label is absent or empty', async () => {
-      for (const query of ['', '?value=id', '?label=']) {
-        const res = await server.get(`/categories/options${query}`);
-        assert.equal(res.status, 400);
+      it('returns active rows as {label, value} ordered by label, with the default value column', async () => {
+        const res = await server.get('/categories/options?label=name');
+        assert.equal(res.status, 200);
         assert.deepEqual(res.body, {
-          status: 'fail',
-          data: [{ field: 'label', error: 'required', message: 'The label field is required' }],
+          status: 'success',
+          data: ['Books', 'Garden', 'Music', 'Toys'].map((name) => ({ label: name, value: ids[name]!.id })),
           meta: {},
         });
-      }
-    });
+        assert.ok(res.body.data.every((i: object) => Object.keys(i).sort().join() === 'label,value'));
+      });
 
-    it('answers 400 columnNotFound naming a label that is not a model attribute', async () => {
-      for (const label of ['colour', 'legacy_code']) {
-        const res = await server.get(`/categories/options?label=${label}`);
-        assert.equal(res.status, 400);
-        assert.deepEqual(res.body.data, [{ field: label, error: 'columnNotFound', message: `The column "${label}" was not found` }]);
-      }
-    });
-
-    it('answers 400 columnNotFound naming a value column the table does not have', async () => {
-      const res = await server.get('/categories/options?label=name&value=colour');
-      assert.equal(res.status, 400);
-      assert.equal(res.body.data[0].field, 'colour');
-    });
-
-    it('answers hostile label and value strings with 400 columnNotFound, and changes nothing', async () => {
-      const hostile = [`name; DROP TABLE ${prefix}_categories`, "name'--", 'name) OR 1=1 --', '*', 'name,id', '"name"', '`name`', 'name--', 'count(*)', '__proto__', 'constructor', 'ﬁ'];
-      for (const text of hostile) {
-        for (const query of [`label=${encodeURIComponent(text)}`, `label=name&value=${encodeURIComponent(text)}`]) {
-          const res = await server.get(`/categories/options?${query}`);
-          assert.equal(res.status, 400, query);
-          assert.deepEqual(res.body.data, [{ field: text, error: 'columnNotFound', message: `The column ${JSON.stringify(text)} was not found` }]);
+      it('returns the value column the request names, by attribute or column name', async () => {
+        for (const value of ['externalId', 'external_id']) {
+          const res = await server.get(`/categories/options?label=name&value=${value}`);
+          assert.deepEqual(res.body.data[0], { label: 'Books', value: ids['Books']!.externalId });
         }
-      }
-      const repeated = await server.get('/categories/options?label=name&label=id');
-      assert.deepEqual([repeated.status, repeated.body.data[0].field], [400, 'name,id']);
-      assert.equal(await models.CategoryTable.count(), 5);
-      assert.deepEqual(errors, []);
-    });
+      });
 
-    it('lists every row of a model without the deleted-at attribute, from an options-only resource', async () => {
-      assert.deepEqual(labels((await server.get('/tags/options?label=title')).body), ['blue', 'red']);
-      assert.equal((await server.get(`/tags/${randomUUID()}`)).status, 404);
-    });
+      it('finds the label by column name too', async () => {
+        const res = await server.get('/categories/options?label=external_id&value=name');
+        assert.deepEqual(res.body.data.map((i: OptionItem) => i.value).sort(), ['Books', 'Garden', 'Music', 'Toys']);
+      });
 
-    it('leaves out rows soft-deleted by a configured deleted-at column or by a paranoid model', async () => {
-      assert.deepEqual(labels((await server.get('/memos/options?label=title')).body), ['kept']);
-      assert.deepEqual(labels((await server.get('/notes/options?label=title')).body), ['live']);
-    });
+      it('returns a value column the table has but the model does not declare (rule 3)', async () => {
+        const res = await server.get('/categories/options?label=name&value=legacy_code');
+        assert.deepEqual(
+          res.body.data.map((i: OptionItem) => i.value),
+          ['B1', 'G1', 'M1', 'T1'],
+        );
+      });
 
-    it('answers with the configured statuses and default value column', async () => {
-      const ok = await server.get('/configured/options?label=name');
-      assert.equal(ok.status, 203);
-      assert.equal(ok.body.data[0].value, ids['Books']!.externalId);
-      assert.equal((await server.get('/configured/options')).status, 422);
-      assert.equal((await server.get('/configured/options?label=nope')).status, 422);
-    });
+      it('answers 400 required for field label when label is absent or empty', async () => {
+        for (const query of ['', '?value=id', '?label=']) {
+          const res = await server.get(`/categories/options${query}`);
+          assert.equal(res.status, 400);
+          assert.deepEqual(res.body, {
+            status: 'fail',
+            data: [{ field: 'label', error: 'required', message: 'The label field is required' }],
+            meta: {},
+          });
+        }
+      });
 
-    it('runs modifyOptionsQuery before the query: changed in place or replaced, async', async () => {
-      assert.deepEqual(labels((await server.get('/hooked/options?label=name&hook=mutate')).body), ['Books', 'Garden', 'Music']);
-      assert.deepEqual(labels((await server.get('/hooked/options?label=name&hook=replace')).body), ['Books', 'Garden']);
-    });
+      it('answers 400 columnNotFound naming a label that is not a model attribute', async () => {
+        for (const label of ['colour', 'legacy_code']) {
+          const res = await server.get(`/categories/options?label=${label}`);
+          assert.equal(res.status, 400);
+          assert.deepEqual(res.body.data, [
+            { field: label, error: 'columnNotFound', message: `The column "${label}" was not found` },
+          ]);
+        }
+      });
 
-    it('runs afterOptions on the formatted items: replaced or changed in place', async () => {
-      assert.deepEqual(labels((await server.get('/hooked/options?label=name&after=upper')).body), ['BOOKS', 'GARDEN', 'MUSIC', 'TOYS']);
-      assert.deepEqual(labels((await server.get('/hooked/options?label=name&after=in-place')).body), ['Toys', 'Music', 'Garden', 'Books']);
-    });
+      it('answers 400 columnNotFound naming a value column the table does not have', async () => {
+        const res = await server.get('/categories/options?label=name&value=colour');
+        assert.equal(res.status, 400);
+        assert.equal(res.body.data[0].field, 'colour');
+      });
 
-    it('answers a hook’s HTTP error as a fail and any other fault as a bare 500', async () => {
-      const http = await server.get('/hooked/options?label=name&hook=http');
-      assert.equal(http.status, 422);
-      assert.equal(http.body.data[0].message, 'Pick a narrower list');
-      errors.length = 0;
-      const crash = await server.get('/hooked/options?label=name&hook=crash');
-      assert.deepEqual([crash.status, crash.body], [500, { status: 'error', message: 'Internal Server Error' }]);
-      assert.equal(errors.length, 1);
-    });
+      it('answers hostile label and value strings with 400 columnNotFound, and changes nothing', async () => {
+        const hostile = [
+          `name; DROP TABLE ${prefix}_categories`,
+          "name'--",
+          'name) OR 1=1 --',
+          '*',
+          'name,id',
+          '"name"',
+          '`name`',
+          'name--',
+          'count(*)',
+          '__proto__',
+          'constructor',
+          'ﬁ',
+        ];
+        for (const text of hostile) {
+          for (const query of [`label=${encodeURIComponent(text)}`, `label=name&value=${encodeURIComponent(text)}`]) {
+            const res = await server.get(`/categories/options?${query}`);
+            assert.equal(res.status, 400, query);
+            assert.deepEqual(res.body.data, [
+              { field: text, error: 'columnNotFound', message: `The column ${JSON.stringify(text)} was not found` },
+            ]);
+          }
+        }
+        const repeated = await server.get('/categories/options?label=name&label=id');
+        assert.deepEqual([repeated.status, repeated.body.data[0].field], [400, 'name,id']);
+        assert.equal(await models.CategoryTable.count(), 5);
+        assert.deepEqual(errors, []);
+      });
 
-    it('returns any scalar as label', async () => {
-      const res = await server.get('/categories/options?label=id&value=name');
-      const activeIds = ['Toys', 'Books', 'Music', 'Garden'].map((name) => ids[name]!.id).sort((a, b) => a - b);
-      assert.deepEqual(res.body.data.map((i: OptionItem) => i.label), activeIds);
+      it('lists every row of a model without the deleted-at attribute, from an options-only resource', async () => {
+        assert.deepEqual(labels((await server.get('/tags/options?label=title')).body), ['blue', 'red']);
+        assert.equal((await server.get(`/tags/${randomUUID()}`)).status, 404);
+      });
+
+      it('leaves out rows soft-deleted by a configured deleted-at column or by a paranoid model', async () => {
+        assert.deepEqual(labels((await server.get('/memos/options?label=title')).body), ['kept']);
+        assert.deepEqual(labels((await server.get('/notes/options?label=title')).body), ['live']);
+      });
+
+      it('answers with the configured statuses and default value column', async () => {
+        const ok = await server.get('/configured/options?label=name');
+        assert.equal(ok.status, 203);
+        assert.equal(ok.body.data[0].value, ids['Books']!.externalId);
+        assert.equal((await server.get('/configured/options')).status, 422);
+        assert.equal((await server.get('/configured/options?label=nope')).status, 422);
+      });
+
+      it('runs modifyOptionsQuery before the query: changed in place or replaced, async', async () => {
+        assert.deepEqual(labels((await server.get('/hooked/options?label=name&hook=mutate')).body), [
+          'Books',
+          'Garden',
+          'Music',
+        ]);
+        assert.deepEqual(labels((await server.get('/hooked/options?label=name&hook=replace')).body), [
+          'Books',
+          'Garden',
+        ]);
+      });
+
+      it('runs afterOptions on the formatted items: replaced or changed in place', async () => {
+        assert.deepEqual(labels((await server.get('/hooked/options?label=name&after=upper')).body), [
+          'BOOKS',
+          'GARDEN',
+          'MUSIC',
+          'TOYS',
+        ]);
+        assert.deepEqual(labels((await server.get('/hooked/options?label=name&after=in-place')).body), [
+          'Toys',
+          'Music',
+          'Garden',
+          'Books',
+        ]);
+      });
+
+      it('answers a hook’s HTTP error as a fail and any other fault as a bare 500', async () => {
+        const http = await server.get('/hooked/options?label=name&hook=http');
+        assert.equal(http.status, 422);
+        assert.equal(http.body.data[0].message, 'Pick a narrower list');
+        errors.length = 0;
+        const crash = await server.get('/hooked/options?label=name&hook=crash');
+        assert.deepEqual([crash.status, crash.body], [500, { status: 'error', message: 'Internal Server Error' }]);
+        assert.equal(errors.length, 1);
+      });
+
+      it('returns any scalar as label', async () => {
+        const res = await server.get('/categories/options?label=id&value=name');
+        const activeIds = ['Toys', 'Books', 'Music', 'Garden'].map((name) => ids[name]!.id).sort((a, b) => a - b);
+        assert.deepEqual(
+          res.body.data.map((i: OptionItem) => i.label),
+          activeIds,
+        );
+      });
     });
-  });
-}
+  }

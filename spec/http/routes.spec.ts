@@ -28,15 +28,33 @@ class EchoController {
     log.push(method);
     return success({ method, id: (this.ctx as Context & { params: Record<string, string> }).params['id'] ?? null });
   }
-  search() { return this.echo('search'); }
-  options() { return this.echo('options'); }
-  create() { return this.echo('create'); }
-  exportCsv() { return this.echo('exportCsv'); }
-  read() { return this.echo('read'); }
-  update() { return this.echo('update'); }
-  delete() { return this.echo('delete'); }
-  softDelete() { return this.echo('softDelete'); }
-  restore() { return this.echo('restore'); }
+  search() {
+    return this.echo('search');
+  }
+  options() {
+    return this.echo('options');
+  }
+  create() {
+    return this.echo('create');
+  }
+  exportCsv() {
+    return this.echo('exportCsv');
+  }
+  read() {
+    return this.echo('read');
+  }
+  update() {
+    return this.echo('update');
+  }
+  delete() {
+    return this.echo('delete');
+  }
+  softDelete() {
+    return this.echo('softDelete');
+  }
+  restore() {
+    return this.echo('restore');
+  }
 }
 
 class WritesItself extends EchoController {
@@ -127,7 +145,11 @@ describe('crud routes over a real Koa server', () => {
 
   it('answers 404 and runs no controller code for an id that is not a uuid', async () => {
     log.length = 0;
-    for (const [method, path] of [['GET', '/api/admin/products/not-a-uuid'], ['DELETE', `/api/admin/products/${id}x/soft`], ['PATCH', '/api/admin/products/1/restore']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/admin/products/not-a-uuid'],
+      ['DELETE', `/api/admin/products/${id}x/soft`],
+      ['PATCH', '/api/admin/products/1/restore'],
+    ] as const) {
       assert.equal((await server.request(method, path)).status, 404, `${method} ${path}`);
     }
     assert.deepEqual(log, []);
@@ -175,11 +197,17 @@ describe('crud routes over a real Koa server', () => {
 describe('crud registration', () => {
   it('returns the plan it registered', () => {
     const plan = crud(new Router(), 'p', EchoController, { only: ['search', 'options'] });
-    assert.deepEqual(plan.map((r) => r.method), ['search', 'options']);
+    assert.deepEqual(
+      plan.map((r) => r.method),
+      ['search', 'options'],
+    );
   });
 
   it('throws for a moduleName without can, saying what to pass', () => {
-    assert.throws(() => crud(new Router(), 'p', EchoController, { moduleName: 'shop' }), /pass can: \(ctx, ability\) => boolean/);
+    assert.throws(
+      () => crud(new Router(), 'p', EchoController, { moduleName: 'shop' }),
+      /pass can: \(ctx, ability\) => boolean/,
+    );
   });
 
   it('throws for invalid configuration, naming the key and the value', () => {
@@ -187,7 +215,10 @@ describe('crud registration', () => {
       () => crud(new Router(), 'p', EchoController, { config: { options: { http_status: 999 } } }),
       /options\.http_status must be an HTTP status code, got 999/,
     );
-    assert.throws(() => createFastCrud({ config: { global: { validation: { http_status: 42 } } } }), /global\.validation\.http_status .* got 42/);
+    assert.throws(
+      () => createFastCrud({ config: { global: { validation: { http_status: 42 } } } }),
+      /global\.validation\.http_status .* got 42/,
+    );
   });
 });
 
@@ -231,7 +262,11 @@ describe('crud routes of a resource (resource form)', () => {
   // Registration reads the model's attributes only: no connection is opened.
   const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
   after(() => sequelize.close());
-  const Product = sequelize.define('RtProduct', { id: { type: DataTypes.UUID, primaryKey: true }, name: DataTypes.STRING }, { tableName: 'rt_products' });
+  const Product = sequelize.define(
+    'RtProduct',
+    { id: { type: DataTypes.UUID, primaryKey: true }, name: DataTypes.STRING },
+    { tableName: 'rt_products' },
+  );
   const products = resource(Product, { policy: { fillable: 'all' } });
   const can = () => true;
   const layers = (router: Router) => router.stack.map((layer) => [layer.methods.join(), layer.path]);
@@ -247,10 +282,15 @@ describe('crud routes of a resource (resource form)', () => {
 
   it('plans what planRoutes plans for CrudController, under any only and except', () => {
     fc.assert(
-      fc.property(methodListArb, methodListArb, fc.option(fc.constantFrom('shop', 'admin'), { nil: undefined }), (only, except, moduleName) => {
-        const options = { uri: 'products', only: only as CrudMethod[], except: except as CrudMethod[], moduleName };
-        assert.deepEqual(planRoutes(products, options), planRoutes(CrudController, options));
-      }),
+      fc.property(
+        methodListArb,
+        methodListArb,
+        fc.option(fc.constantFrom('shop', 'admin'), { nil: undefined }),
+        (only, except, moduleName) => {
+          const options = { uri: 'products', only: only as CrudMethod[], except: except as CrudMethod[], moduleName };
+          assert.deepEqual(planRoutes(products, options), planRoutes(CrudController, options));
+        },
+      ),
     );
   });
 
@@ -258,7 +298,10 @@ describe('crud routes of a resource (resource form)', () => {
     fc.assert(
       fc.property(fc.subarray([...CRUD_METHODS]), (actions) => {
         const spec = { policy: { fillable: 'all' as const }, actions };
-        assert.deepEqual(planRoutes(resource(Product, spec), { uri: 'p' }), planRoutes(controllerOf(Product, spec), { uri: 'p' }));
+        assert.deepEqual(
+          planRoutes(resource(Product, spec), { uri: 'p' }),
+          planRoutes(controllerOf(Product, spec), { uri: 'p' }),
+        );
       }),
     );
   });

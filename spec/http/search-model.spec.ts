@@ -15,69 +15,92 @@ after(() => closeAll(databases));
 /** Runs per form and dialect: half the old single-form default, so both forms take the time one did. */
 const RUNS = Number(process.env['FAST_CRUD_MODEL_RUNS'] ?? 75);
 
-for (const db of databases) for (const form of FORMS) {
-  describe(`search against an in-memory model (${form.name} form) on ${db.dialect}`, { skip: db.skip }, () => {
-    let server: TestServer;
-    let Item: ModelStatic<Model>;
-    let Group: ModelStatic<Model>;
-    let Note: ModelStatic<Model>;
+for (const db of databases)
+  for (const form of FORMS) {
+    describe(`search against an in-memory model (${form.name} form) on ${db.dialect}`, { skip: db.skip }, () => {
+      let server: TestServer;
+      let Item: ModelStatic<Model>;
+      let Group: ModelStatic<Model>;
+      let Note: ModelStatic<Model>;
 
-    before(async () => {
-      Group = db.sequelize!.define(
-        `Mdl${form.initial}Group`,
-        { id: { type: DataTypes.INTEGER, primaryKey: true }, name: DataTypes.STRING(10), deletedAt: DataTypes.DATE },
-        { tableName: `mdl${form.initial}_groups`, underscored: true, timestamps: false },
-      );
-      Note = db.sequelize!.define(
-        `Mdl${form.initial}Note`,
-        { id: { type: DataTypes.INTEGER, primaryKey: true }, itemId: DataTypes.INTEGER, text: DataTypes.STRING(10), deletedAt: DataTypes.DATE },
-        { tableName: `mdl${form.initial}_notes`, underscored: true, timestamps: false },
-      );
-      Item = db.sequelize!.define(
-        `Mdl${form.initial}Item`,
-        {
-          id: { type: DataTypes.INTEGER, primaryKey: true },
-          groupId: DataTypes.INTEGER,
-          name: DataTypes.STRING(10),
-          rank: { type: DataTypes.INTEGER, allowNull: false },
-          qty: DataTypes.INTEGER,
-          active: { type: DataTypes.BOOLEAN, allowNull: false },
-          deletedAt: DataTypes.DATE,
-          // Milliseconds kept on MariaDB too: rows sit at 23:59:59.999.
-          seenAt: DataTypes.DATE(3),
-        },
-        { tableName: `mdl${form.initial}_items`, underscored: true, timestamps: false },
-      );
-      // No foreign-key constraints, so each run can empty the tables in any order.
-      Item.belongsTo(Group, { as: 'group', foreignKey: 'groupId', constraints: false });
-      Item.hasMany(Note, { as: 'notes', foreignKey: 'itemId', constraints: false });
-      for (const model of [Group, Item, Note]) await model.sync({ force: true });
-      const router = new Router();
-      const relations = { group: { filterable: ['name'], sortable: ['name'] }, notes: { filterable: ['text'] } };
-      form.register(router, 'items', Item, { policy: { fillable: 'all' }, relations }, { only: ['search'] });
-      server = await serve(new Koa().use(router.routes()));
-    });
-    after(() => server?.close());
+      before(async () => {
+        Group = db.sequelize!.define(
+          `Mdl${form.initial}Group`,
+          { id: { type: DataTypes.INTEGER, primaryKey: true }, name: DataTypes.STRING(10), deletedAt: DataTypes.DATE },
+          { tableName: `mdl${form.initial}_groups`, underscored: true, timestamps: false },
+        );
+        Note = db.sequelize!.define(
+          `Mdl${form.initial}Note`,
+          {
+            id: { type: DataTypes.INTEGER, primaryKey: true },
+            itemId: DataTypes.INTEGER,
+            text: DataTypes.STRING(10),
+            deletedAt: DataTypes.DATE,
+          },
+          { tableName: `mdl${form.initial}_notes`, underscored: true, timestamps: false },
+        );
+        Item = db.sequelize!.define(
+          `Mdl${form.initial}Item`,
+          {
+            id: { type: DataTypes.INTEGER, primaryKey: true },
+            groupId: DataTypes.INTEGER,
+            name: DataTypes.STRING(10),
+            rank: { type: DataTypes.INTEGER, allowNull: false },
+            qty: DataTypes.INTEGER,
+            active: { type: DataTypes.BOOLEAN, allowNull: false },
+            deletedAt: DataTypes.DATE,
+            // Milliseconds kept on MariaDB too: rows sit at 23:59:59.999.
+            seenAt: DataTypes.DATE(3),
+          },
+          { tableName: `mdl${form.initial}_items`, underscored: true, timestamps: false },
+        );
+        // No foreign-key constraints, so each run can empty the tables in any order.
+        Item.belongsTo(Group, { as: 'group', foreignKey: 'groupId', constraints: false });
+        Item.hasMany(Note, { as: 'notes', foreignKey: 'itemId', constraints: false });
+        for (const model of [Group, Item, Note]) await model.sync({ force: true });
+        const router = new Router();
+        const relations = { group: { filterable: ['name'], sortable: ['name'] }, notes: { filterable: ['text'] } };
+        form.register(router, 'items', Item, { policy: { fillable: 'all' }, relations }, { only: ['search'] });
+        server = await serve(new Koa().use(router.routes()));
+      });
+      after(() => server?.close());
 
-    it('returns exactly the rows, order and count of a filter-sort-slice, through a belongs-to and a has-many association too', async () => {
-      await fc.assert(
-        fc.asyncProperty(worldArb, searchArb, async (world, request) => {
-          const rows = modelRows(world);
-          const gone = (deleted: boolean) => (deleted ? new Date() : null);
-          for (const model of [Group, Item, Note]) await model.destroy({ where: {} });
-          await Group.bulkCreate(world.groups.map((group, i) => ({ id: i + 1, name: group.name, deletedAt: gone(group.deleted) })));
-          await Item.bulkCreate(
-            rows.map(({ deleted, group, groupName: _, notes: __, ...row }) => ({ ...row, groupId: group === null ? null : group + 1, deletedAt: gone(deleted) })),
-          );
-          if (world.notes.length > 0) await Note.bulkCreate(world.notes.map((note, i) => ({ id: i + 1, itemId: note.item + 1, text: note.text, deletedAt: gone(note.deleted) })));
-          const res = await server.get(`/items?${queryOf(request)}`);
-          assert.equal(res.status, 200, res.text);
-          const expected = modelSearch(rows, request);
-          assert.deepEqual(res.body.data.map((r: { id: number }) => r.id), expected.ids);
-          assert.equal(res.body.meta.pagination.count, expected.count);
-        }),
-        { numRuns: RUNS },
-      );
+      it('returns exactly the rows, order and count of a filter-sort-slice, through a belongs-to and a has-many association too', async () => {
+        await fc.assert(
+          fc.asyncProperty(worldArb, searchArb, async (world, request) => {
+            const rows = modelRows(world);
+            const gone = (deleted: boolean) => (deleted ? new Date() : null);
+            for (const model of [Group, Item, Note]) await model.destroy({ where: {} });
+            await Group.bulkCreate(
+              world.groups.map((group, i) => ({ id: i + 1, name: group.name, deletedAt: gone(group.deleted) })),
+            );
+            await Item.bulkCreate(
+              rows.map(({ deleted, group, groupName: _, notes: __, ...row }) => ({
+                ...row,
+                groupId: group === null ? null : group + 1,
+                deletedAt: gone(deleted),
+              })),
+            );
+            if (world.notes.length > 0)
+              await Note.bulkCreate(
+                world.notes.map((note, i) => ({
+                  id: i + 1,
+                  itemId: note.item + 1,
+                  text: note.text,
+                  deletedAt: gone(note.deleted),
+                })),
+              );
+            const res = await server.get(`/items?${queryOf(request)}`);
+            assert.equal(res.status, 200, res.text);
+            const expected = modelSearch(rows, request);
+            assert.deepEqual(
+              res.body.data.map((r: { id: number }) => r.id),
+              expected.ids,
+            );
+            assert.equal(res.body.meta.pagination.count, expected.count);
+          }),
+          { numRuns: RUNS },
+        );
+      });
     });
-  });
-}
+  }

@@ -64,9 +64,18 @@ for (const form of FORMS) {
     const ids: string[] = [];
 
     before(async () => {
-      const Item = sequelize.define('Item', { id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 }, name: DataTypes.STRING(40), stock: DataTypes.INTEGER }, { tableName: 'items', timestamps: false });
+      const Item = sequelize.define(
+        'Item',
+        {
+          id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+          name: DataTypes.STRING(40),
+          stock: DataTypes.INTEGER,
+        },
+        { tableName: 'items', timestamps: false },
+      );
       await Item.sync({ force: true });
-      for (const row of await Item.bulkCreate(Array.from({ length: 5 }, (_, i) => ({ name: `item ${i}`, stock: 0 })))) ids.push(row.get('id') as string);
+      for (const row of await Item.bulkCreate(Array.from({ length: 5 }, (_, i) => ({ name: `item ${i}`, stock: 0 }))))
+        ids.push(row.get('id') as string);
       const router = new Router();
       form.register(router, 'items', Item, spec);
       server = await serve(new Koa().use(router.routes()), errors);
@@ -78,14 +87,23 @@ for (const form of FORMS) {
     });
 
     const patch = (id: string, body: object) =>
-      server.request('PATCH', `/items/${id}`, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      server.request('PATCH', `/items/${id}`, {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
 
     it('returns 200 to every write, leaves no connection or file descriptor open after the burst, and answers afterwards', async () => {
       await server.get('/items');
       const connections = sqliteConnections(sequelize);
       const descriptors = descriptorsOn(file);
-      const replies = await Promise.all(Array.from({ length: BURST }, (_, i) => patch(ids[i % ids.length]!, { name: `burst ${i}`, stock: i })));
-      assert.deepEqual(replies.map((r) => r.status).filter((s) => s !== 200), [], JSON.stringify(replies.find((r) => r.status !== 200)?.body));
+      const replies = await Promise.all(
+        Array.from({ length: BURST }, (_, i) => patch(ids[i % ids.length]!, { name: `burst ${i}`, stock: i })),
+      );
+      assert.deepEqual(
+        replies.map((r) => r.status).filter((s) => s !== 200),
+        [],
+        JSON.stringify(replies.find((r) => r.status !== 200)?.body),
+      );
       assert.deepEqual(sqliteConnections(sequelize), connections);
       assert.deepEqual(await settledDescriptorsOn(file, descriptors), descriptors);
       assert.equal((await server.get('/items')).status, 200);
@@ -97,7 +115,8 @@ for (const form of FORMS) {
       // Another connection in a read transaction holds a SHARED lock, so the write's COMMIT gets SQLITE_BUSY:
       // Sequelize gives up the transaction but leaves its SQLite connection open, holding its lock.
       const reader = new sqlite3.Database(file);
-      const run = (sql: string) => new Promise<void>((resolve, reject) => reader.all(sql, (error) => (error ? reject(error) : resolve())));
+      const run = (sql: string) =>
+        new Promise<void>((resolve, reject) => reader.all(sql, (error) => (error ? reject(error) : resolve())));
       await run('BEGIN');
       await run('SELECT * FROM items');
       const connections = sqliteConnections(sequelize);
@@ -105,8 +124,14 @@ for (const form of FORMS) {
       const failed = await Promise.all(Array.from({ length: 5 }, (_, i) => patch(ids[i]!, { stock: 1000 + i })));
       // SQLITE_BUSY past the busy timeout is an outage (503 databaseUnavailable, #12); the writes queued
       // behind it may pass global.timeout_ms first (503 databaseTimeout) and finish in the background.
-      assert.deepEqual(failed.map((r) => r.status), [503, 503, 503, 503, 503]);
-      assert.deepEqual(failed.filter((r) => !['databaseUnavailable', 'databaseTimeout'].includes(r.body.code)), []);
+      assert.deepEqual(
+        failed.map((r) => r.status),
+        [503, 503, 503, 503, 503],
+      );
+      assert.deepEqual(
+        failed.filter((r) => !['databaseUnavailable', 'databaseTimeout'].includes(r.body.code)),
+        [],
+      );
       assert.deepEqual(await settledConnections(sequelize, connections), connections);
       await run('COMMIT');
       await new Promise<void>((resolve) => reader.close(() => resolve()));
@@ -122,11 +147,17 @@ for (const form of FORMS) {
       const connections = sqliteConnections(sequelize);
       const writes = Array.from({ length: BURST }, (_, i) =>
         i % 2 === 0
-          ? server.request('POST', '/items', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `new ${i}`, stock: i }) })
+          ? server.request('POST', '/items', {
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ name: `new ${i}`, stock: i }),
+            })
           : patch(ids[1]!, { stock: i }),
       );
       const statuses = (await Promise.all(writes)).map((r) => r.status);
-      assert.deepEqual(statuses.filter((s) => s !== 200 && s !== 201), []);
+      assert.deepEqual(
+        statuses.filter((s) => s !== 200 && s !== 201),
+        [],
+      );
       assert.deepEqual(sqliteConnections(sequelize), connections);
       assert.deepEqual(await settledDescriptorsOn(file, [file]), [file]);
       assert.equal((await server.get('/items?perPage=100')).body.data.length, 5 + BURST / 2);

@@ -4,7 +4,15 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { DataTypes, Op, type FindOptions, type Model, type ModelStatic, type Sequelize } from 'sequelize';
-import { CrudController, createFastCrud, crud, resource, tenantScope, type CrudTarget, type ResourceHooks } from '../../lib/index.js';
+import {
+  CrudController,
+  createFastCrud,
+  crud,
+  resource,
+  tenantScope,
+  type CrudTarget,
+  type ResourceHooks,
+} from '../../lib/index.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { serve, type TestServer } from '../support/http.js';
 
@@ -34,8 +42,14 @@ function widen(query: FindOptions): FindOptions {
 }
 
 const QUERY_HOOKS = [
-  'modifySearchQuery', 'modifyOptionsQuery', 'modifyExportCsvQuery', 'modifyReadQuery',
-  'modifyUpdateQuery', 'modifyDeleteQuery', 'modifySoftDeleteQuery', 'modifyRestoreQuery',
+  'modifySearchQuery',
+  'modifyOptionsQuery',
+  'modifyExportCsvQuery',
+  'modifyReadQuery',
+  'modifyUpdateQuery',
+  'modifyDeleteQuery',
+  'modifySoftDeleteQuery',
+  'modifyRestoreQuery',
 ] as const;
 
 /** The tenant of a request, set from its `x-tenant` header by the app's own middleware. */
@@ -130,7 +144,8 @@ for (const db of databases) {
     });
     const send = (tenant: string | undefined, method: string, path: string, body?: unknown) =>
       server.request(method, path, as(tenant, body === undefined ? {} : { body: JSON.stringify(body) }));
-    const stored = async (title: string) => (await Invoice.findByPk(ids[title], { paranoid: false }))?.toJSON() as Record<string, unknown> | undefined;
+    const stored = async (title: string) =>
+      (await Invoice.findByPk(ids[title], { paranoid: false }))?.toJSON() as Record<string, unknown> | undefined;
     const assertNotFound = (response: { status: number; body: any }, what: string) => {
       assert.equal(response.status, 404, what);
       assert.equal(response.body.status, 'fail', what);
@@ -150,10 +165,17 @@ for (const db of databases) {
           const theirs = await send('a', 'GET', `${base}?filter[tenantId]=b`);
           assert.deepEqual(theirs.body.data, []);
           const trashed = await send('a', 'GET', `${base}?filter[deletedAt][nn]=1`);
-          assert.deepEqual(trashed.body.data.map((row: { title: string }) => row.title), ['A gone']);
+          assert.deepEqual(
+            trashed.body.data.map((row: { title: string }) => row.title),
+            ['A gone'],
+          );
           // For tenant B the hook's widening lets in B's own trashed row, and nothing of A's.
           const asB = await send('b', 'GET', base);
-          assert.deepEqual(asB.body.data.map((row: { title: string }) => row.title).sort(), ['B gone', 'B one', 'B two']);
+          assert.deepEqual(asB.body.data.map((row: { title: string }) => row.title).sort(), [
+            'B gone',
+            'B one',
+            'B two',
+          ]);
           assert.ok(asB.body.data.every((row: { tenantId: string }) => row.tenantId === 'b'));
         });
 
@@ -205,10 +227,16 @@ for (const db of databases) {
 
         it('update never moves a row to another tenant', async () => {
           for (const key of ['tenantId', 'tenant_id']) {
-            const updated = await send('a', 'PATCH', `${base}/${ids['A one']}`, { title: `A moved ${key}`, [key]: 'b' });
+            const updated = await send('a', 'PATCH', `${base}/${ids['A one']}`, {
+              title: `A moved ${key}`,
+              [key]: 'b',
+            });
             assert.equal(updated.status, 200);
             assert.equal(updated.body.data.tenantId, 'a');
-            assert.deepEqual([(await stored('A one'))?.['tenantId'], (await stored('A one'))?.['title']], ['a', `A moved ${key}`]);
+            assert.deepEqual(
+              [(await stored('A one'))?.['tenantId'], (await stored('A one'))?.['title']],
+              ['a', `A moved ${key}`],
+            );
           }
         });
 
@@ -228,7 +256,11 @@ for (const db of databases) {
             const response = await send(undefined, method, path, body);
             assert.equal(response.status, 403, `${method} ${path}`);
             assert.equal(response.body.status, 'fail', `${method} ${path}`);
-            assert.deepEqual(response.body.data, [{ field: null, error: 'forbidden', message: 'This request has no tenant' }], `${method} ${path}`);
+            assert.deepEqual(
+              response.body.data,
+              [{ field: null, error: 'forbidden', message: 'This request has no tenant' }],
+              `${method} ${path}`,
+            );
           }
           assert.equal(await Invoice.count({ paranoid: false }), 6);
           assert.equal((await stored('A one'))?.['title'], 'A one');

@@ -16,7 +16,7 @@ describe('a typed client generated from the OpenAPI document', () => {
     assert.deepEqual(await tour(demo().url), { created: 201, name: 'Typed Teapot', pageSize: 2 });
   });
 
-  it("runs a typed, filtered search: filter[price][gte]=30, sort and include as the generated types spell them", async () => {
+  it('runs a typed, filtered search: filter[price][gte]=30, sort and include as the generated types spell them', async () => {
     assert.deepEqual(await dearProducts(demo().url), [
       { sku: 'MU-001', price: 89, category: 'Music' },
       { sku: 'KT-001', price: 54, category: 'Kitchen' },

@@ -20,13 +20,19 @@ const Thing = sequelize.define(
   { tableName: 'id_things', timestamps: false },
 );
 const things = resource(Thing, { policy: { fillable: ['name'] } });
-const config: FastCrudConfigInput = { global: { find_field: 'external_id', find_field_is_uuid: false }, read: { find_field: 'id' } };
+const config: FastCrudConfigInput = {
+  global: { find_field: 'external_id', find_field_is_uuid: false },
+  read: { find_field: 'id' },
+};
 
 type Operation = { parameters?: { name: string; schema: object }[] };
 const idSchema = (operation: Operation | undefined) => operation?.parameters?.find((p) => p.name === 'id')?.schema;
 
 describe('the {id} of a find field named by its column, with a per-action find field', () => {
-  const doc = openApiDocument({ info: { title: 'Ids', version: '1' }, resources: [openApiResource('things', things, { config })] }) as {
+  const doc = openApiDocument({
+    info: { title: 'Ids', version: '1' },
+    resources: [openApiResource('things', things, { config })],
+  }) as {
     paths: Record<string, Record<string, Operation>>;
   };
   let server: TestServer;
@@ -51,7 +57,10 @@ describe('the {id} of a find field named by its column, with a per-action find f
     assert.equal((await server.get(`/things/${row.id}`)).body.data.name, 'kite');
     assert.equal((await server.get(`/things/${row.externalId}`)).status, 404);
     const patch = (id: string | number) =>
-      server.request('PATCH', `/things/${id}`, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'kite 2' }) });
+      server.request('PATCH', `/things/${id}`, {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'kite 2' }),
+      });
     assert.equal((await patch(row.id)).status, 404);
     const updated = await patch(row.externalId);
     assert.equal(updated.status, 200, updated.text);
@@ -61,9 +70,18 @@ describe('the {id} of a find field named by its column, with a per-action find f
 
 describe('attributeSchema for replies', () => {
   it('returns null in the enum list of a nullable enum, and not of a not-null one', () => {
-    assert.deepEqual(attributeSchema({ type: DataTypes.ENUM('s', 'm'), allowNull: true }), { type: ['string', 'null'], enum: ['s', 'm', null] });
-    assert.deepEqual(attributeSchema({ type: DataTypes.ENUM('s', 'm'), allowNull: false }), { type: 'string', enum: ['s', 'm'] });
-    assert.deepEqual(attributeSchema({ type: DataTypes.STRING(5), allowNull: true, validate: { isIn: [['a', 'b']] } }), { type: ['string', 'null'], maxLength: 5, enum: ['a', 'b', null] });
+    assert.deepEqual(attributeSchema({ type: DataTypes.ENUM('s', 'm'), allowNull: true }), {
+      type: ['string', 'null'],
+      enum: ['s', 'm', null],
+    });
+    assert.deepEqual(attributeSchema({ type: DataTypes.ENUM('s', 'm'), allowNull: false }), {
+      type: 'string',
+      enum: ['s', 'm'],
+    });
+    assert.deepEqual(
+      attributeSchema({ type: DataTypes.STRING(5), allowNull: true, validate: { isIn: [['a', 'b']] } }),
+      { type: ['string', 'null'], maxLength: 5, enum: ['a', 'b', null] },
+    );
   });
 
   it('returns BIGINT and DECIMAL as the dialect returns them: text on PostgreSQL, a number or beyond 2^53 text on MariaDB, numbers on SQLite', () => {
@@ -71,13 +89,23 @@ describe('attributeSchema for replies', () => {
     const decimal = { type: DataTypes.DECIMAL(10, 2), allowNull: true };
     const wide = { type: DataTypes.DECIMAL(30, 10), allowNull: false };
     assert.deepEqual(attributeSchema(big, 'postgres'), { type: 'string', pattern: '^-?[0-9]+$', format: 'int64' });
-    assert.deepEqual(attributeSchema(big, 'mariadb'), { type: ['integer', 'string'], pattern: '^-?[0-9]+$', format: 'int64' });
+    assert.deepEqual(attributeSchema(big, 'mariadb'), {
+      type: ['integer', 'string'],
+      pattern: '^-?[0-9]+$',
+      format: 'int64',
+    });
     assert.deepEqual(attributeSchema(big, 'sqlite'), { type: 'integer' });
     assert.deepEqual(attributeSchema(big), { type: 'integer' });
-    assert.deepEqual(attributeSchema(decimal, 'postgres'), { type: ['string', 'null'], pattern: '^-?[0-9]+(\\.[0-9]+)?$' });
+    assert.deepEqual(attributeSchema(decimal, 'postgres'), {
+      type: ['string', 'null'],
+      pattern: '^-?[0-9]+(\\.[0-9]+)?$',
+    });
     assert.deepEqual(attributeSchema(decimal, 'mariadb'), { type: ['number', 'null'] });
     assert.deepEqual(attributeSchema(decimal, 'sqlite'), { type: ['number', 'null'] });
-    assert.deepEqual(attributeSchema(wide, 'mariadb'), { type: ['number', 'string'], pattern: '^-?[0-9]+(\\.[0-9]+)?$' });
+    assert.deepEqual(attributeSchema(wide, 'mariadb'), {
+      type: ['number', 'string'],
+      pattern: '^-?[0-9]+(\\.[0-9]+)?$',
+    });
     assert.deepEqual(attributeSchema(wide, 'sqlite'), { type: 'number' });
   });
 });

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Sequelize } from 'sequelize';
-import { CrudController, Options, BaseController, createFastCrud, openApiDocument, openApiResource } from '../../lib/index.js';
+import {
+  CrudController,
+  Options,
+  BaseController,
+  createFastCrud,
+  openApiDocument,
+  openApiResource,
+} from '../../lib/index.js';
 import { planRoutes } from '../../lib/core.js';
 import { createDemoApp } from '../../docs/examples/demo/app.js';
 import { defineCatalog } from '../support/catalog.js';
@@ -25,8 +32,17 @@ class TagOptions extends Options(BaseController) {
 }
 const document = openApiDocument({
   info: { title: 'Catalog', version: '1' },
-  resources: [openApiResource('admin/products', ProductController, { moduleName: 'shop' }), openApiResource('tags', TagOptions)],
-}) as { paths: Record<string, Record<string, { 'x-ability'?: string; parameters?: { name: string; schema: object }[]; operationId: string }>>; components: { schemas: Record<string, { properties: object; required?: string[] }> } };
+  resources: [
+    openApiResource('admin/products', ProductController, { moduleName: 'shop' }),
+    openApiResource('tags', TagOptions),
+  ],
+}) as {
+  paths: Record<
+    string,
+    Record<string, { 'x-ability'?: string; parameters?: { name: string; schema: object }[]; operationId: string }>
+  >;
+  components: { schemas: Record<string, { properties: object; required?: string[] }> };
+};
 
 async function validate(doc: object) {
   const result = await new Validator().validate(doc as never);
@@ -46,13 +62,25 @@ describe('openApiDocument', () => {
       assert.ok(operation, `${def.verb} ${def.path}`);
       assert.equal(operation['x-ability'], def.ability ?? undefined);
     }
-    assert.deepEqual(Object.keys(document.paths).filter((p) => p.startsWith('/tags')), ['/tags/options']);
+    assert.deepEqual(
+      Object.keys(document.paths).filter((p) => p.startsWith('/tags')),
+      ['/tags/options'],
+    );
   });
 
   it('returns options with no ability and no 403 by default, and with both when options.permission names one', () => {
     const options = (config?: { options: { permission: string } }) =>
-      (openApiDocument({ info: { title: 'T', version: '1' }, resources: [openApiResource('admin/products', ProductController, { moduleName: 'shop', ...(config && { config }) })] }) as typeof document)
-        .paths['/admin/products/options']!['get'] as unknown as { 'x-ability'?: string; responses: Record<string, unknown> };
+      (
+        openApiDocument({
+          info: { title: 'T', version: '1' },
+          resources: [
+            openApiResource('admin/products', ProductController, { moduleName: 'shop', ...(config && { config }) }),
+          ],
+        }) as typeof document
+      ).paths['/admin/products/options']!['get'] as unknown as {
+        'x-ability'?: string;
+        responses: Record<string, unknown>;
+      };
     assert.equal(options()['x-ability'], undefined);
     assert.equal(options().responses['403'], undefined);
     assert.equal(options({ options: { permission: 'search' } })['x-ability'], 'shop.access.search');
@@ -65,10 +93,19 @@ describe('openApiDocument', () => {
   });
 
   it('returns create and update bodies as JSON or a form, with the same schema', () => {
-    const bodyOf = (path: string, verb: string) => (document.paths[path]![verb] as unknown as { requestBody: { content: Record<string, { schema: object }> } }).requestBody.content;
-    for (const [path, verb, schema] of [['/admin/products', 'post', 'OaProductInput'], ['/admin/products/{id}', 'patch', 'OaProductInputPatch']] as const) {
+    const bodyOf = (path: string, verb: string) =>
+      (document.paths[path]![verb] as unknown as { requestBody: { content: Record<string, { schema: object }> } })
+        .requestBody.content;
+    for (const [path, verb, schema] of [
+      ['/admin/products', 'post', 'OaProductInput'],
+      ['/admin/products/{id}', 'patch', 'OaProductInputPatch'],
+    ] as const) {
       const content = bodyOf(path, verb);
-      assert.deepEqual(Object.keys(content), ['application/json', 'application/x-www-form-urlencoded'], `${verb} ${path}`);
+      assert.deepEqual(
+        Object.keys(content),
+        ['application/json', 'application/x-www-form-urlencoded'],
+        `${verb} ${path}`,
+      );
       assert.deepEqual(content['application/x-www-form-urlencoded'], content['application/json']);
       assert.deepEqual(content['application/json'], { schema: { $ref: `#/components/schemas/${schema}` } });
     }
@@ -76,11 +113,15 @@ describe('openApiDocument', () => {
 
   it("returns create's 201 with a Location header when read is registered, and without one when it is not", () => {
     type Responses = Record<string, { headers?: Record<string, unknown> }>;
-    const created = (doc: typeof document, path: string) => (doc.paths[path]!['post'] as unknown as { responses: Responses }).responses['201']!;
+    const created = (doc: typeof document, path: string) =>
+      (doc.paths[path]!['post'] as unknown as { responses: Responses }).responses['201']!;
     assert.deepEqual(created(document, '/admin/products').headers, {
       Location: { description: "The created record's read URL", schema: { type: 'string', format: 'uri-reference' } },
     });
-    const writeOnly = openApiDocument({ info: { title: 't', version: '1' }, resources: [openApiResource('products', ProductController, { except: ['read'] })] }) as typeof document;
+    const writeOnly = openApiDocument({
+      info: { title: 't', version: '1' },
+      resources: [openApiResource('products', ProductController, { except: ['read'] })],
+    }) as typeof document;
     assert.equal(created(writeOnly, '/products').headers, undefined);
   });
 
@@ -94,16 +135,28 @@ describe('openApiDocument', () => {
       override termFields = ['name'];
       override termKey = 'q';
     }
-    const doc = openApiDocument({ info: { title: 't', version: '1' }, resources: [openApiResource('renamed', Renamed), openApiResource('plain', ProductController)] }) as typeof document;
+    const doc = openApiDocument({
+      info: { title: 't', version: '1' },
+      resources: [openApiResource('renamed', Renamed), openApiResource('plain', ProductController)],
+    }) as typeof document;
     const names = (path: string) => doc.paths[path]!['get']!.parameters!.map((p) => p.name);
     assert.ok(names('/renamed').includes('filter[q]'));
-    assert.deepEqual(names('/plain').filter((name) => !/^filter\[\w+\]\[\w+\]$/.test(name)), ['sort', 'page', 'perPage', 'skipPagination']);
+    assert.deepEqual(
+      names('/plain').filter((name) => !/^filter\[\w+\]\[\w+\]$/.test(name)),
+      ['sort', 'page', 'perPage', 'skipPagination'],
+    );
   });
 
   it("describes createFastCrud's resources with its configuration, as its crud registers them", () => {
-    const app = createFastCrud({ config: { create: { http_status: 200 }, global: { validation: { http_status: 422 } } } });
-    const doc = openApiDocument({ info: { title: 'Catalog', version: '1' }, resources: [app.openApiResource('products', ProductController, { config: { read: { http_status: 203 } } })] }) as typeof document;
-    const responses = (path: string, verb: string) => Object.keys((doc.paths[path]![verb] as unknown as { responses: object }).responses);
+    const app = createFastCrud({
+      config: { create: { http_status: 200 }, global: { validation: { http_status: 422 } } },
+    });
+    const doc = openApiDocument({
+      info: { title: 'Catalog', version: '1' },
+      resources: [app.openApiResource('products', ProductController, { config: { read: { http_status: 203 } } })],
+    }) as typeof document;
+    const responses = (path: string, verb: string) =>
+      Object.keys((doc.paths[path]![verb] as unknown as { responses: object }).responses);
     assert.ok(responses('/products', 'post').includes('200') && !responses('/products', 'post').includes('201'));
     assert.ok(responses('/products/{id}', 'get').includes('203'));
     assert.ok(responses('/products', 'post').includes('422') && !responses('/products', 'post').includes('400'));
@@ -113,12 +166,19 @@ describe('openApiDocument', () => {
     const { OaProduct, OaProductInput } = document.components.schemas;
     assert.ok('createdAt' in OaProduct!.properties && !('createdAt' in OaProductInput!.properties));
     assert.deepEqual(OaProductInput!.required, ['sku', 'name', 'price']);
-    assert.deepEqual((OaProductInput!.properties as Record<string, object>)['name'], { type: 'string', maxLength: 60, minLength: 1 });
+    assert.deepEqual((OaProductInput!.properties as Record<string, object>)['name'], {
+      type: 'string',
+      maxLength: 60,
+      minLength: 1,
+    });
     assert.deepEqual((OaProductInput!.properties as Record<string, object>)['stock'], { type: ['integer', 'null'] });
   });
 
   it('returns records with every visible attribute required, nullable ones typed with null, and the key never null', () => {
-    const record = document.components.schemas['OaProduct'] as { properties: Record<string, { type: unknown }>; required: string[] };
+    const record = document.components.schemas['OaProduct'] as {
+      properties: Record<string, { type: unknown }>;
+      required: string[];
+    };
     assert.deepEqual([...record.required].sort(), Object.keys(record.properties).sort());
     assert.ok(['id', 'sku', 'createdAt', 'updatedAt', 'stock'].every((name) => record.required.includes(name)));
     assert.deepEqual(record.properties['id']!.type, 'string');
@@ -126,19 +186,53 @@ describe('openApiDocument', () => {
   });
 
   it('returns a tag per resource, a summary and a description per operation, and security where an ability guards the route', () => {
-    const doc = document as unknown as { tags: { name: string }[]; components: { securitySchemes?: object }; paths: Record<string, Record<string, { tags: string[]; summary: string; description: string; security?: object[]; 'x-ability'?: string }>> };
-    assert.deepEqual(doc.tags.map((tag) => tag.name), ['admin/products', 'tags']);
+    const doc = document as unknown as {
+      tags: { name: string }[];
+      components: { securitySchemes?: object };
+      paths: Record<
+        string,
+        Record<
+          string,
+          { tags: string[]; summary: string; description: string; security?: object[]; 'x-ability'?: string }
+        >
+      >;
+    };
+    assert.deepEqual(
+      doc.tags.map((tag) => tag.name),
+      ['admin/products', 'tags'],
+    );
     assert.deepEqual(Object.keys(doc.components.securitySchemes ?? {}), ['bearerAuth']);
-    for (const [path, item] of Object.entries(doc.paths)) for (const [verb, operation] of Object.entries(item)) {
-      assert.ok(operation.summary && operation.description.length > 20 && doc.tags.some((tag) => tag.name === operation.tags[0]), `${verb} ${path}`);
-      assert.deepEqual(operation.security, operation['x-ability'] === undefined ? undefined : [{ bearerAuth: [] }], `${verb} ${path}`);
-    }
-    const custom = openApiDocument({ info: { title: 'T', version: '1' }, securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'x-key' } }, resources: [openApiResource('p', ProductController, { moduleName: 'shop' })] }) as typeof doc;
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const [verb, operation] of Object.entries(item)) {
+        assert.ok(
+          operation.summary &&
+            operation.description.length > 20 &&
+            doc.tags.some((tag) => tag.name === operation.tags[0]),
+          `${verb} ${path}`,
+        );
+        assert.deepEqual(
+          operation.security,
+          operation['x-ability'] === undefined ? undefined : [{ bearerAuth: [] }],
+          `${verb} ${path}`,
+        );
+      }
+    const custom = openApiDocument({
+      info: { title: 'T', version: '1' },
+      securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'x-key' } },
+      resources: [openApiResource('p', ProductController, { moduleName: 'shop' })],
+    }) as typeof doc;
     assert.deepEqual(custom.paths['/p']!['get']!.security, [{ key: [] }]);
-    const none = openApiDocument({ info: { title: 'T', version: '1' }, securitySchemes: {}, resources: [openApiResource('p', ProductController, { moduleName: 'shop' })] }) as typeof doc;
+    const none = openApiDocument({
+      info: { title: 'T', version: '1' },
+      securitySchemes: {},
+      resources: [openApiResource('p', ProductController, { moduleName: 'shop' })],
+    }) as typeof doc;
     assert.equal(none.paths['/p']!['get']!.security, undefined);
     assert.equal(none.components.securitySchemes, undefined);
-    const unguarded = openApiDocument({ info: { title: 'T', version: '1' }, resources: [openApiResource('p', ProductController)] }) as typeof doc;
+    const unguarded = openApiDocument({
+      info: { title: 'T', version: '1' },
+      resources: [openApiResource('p', ProductController)],
+    }) as typeof doc;
     assert.equal(unguarded.components.securitySchemes, undefined);
   });
 
@@ -155,7 +249,10 @@ describe('the demo serves /openapi.json', () => {
     assert.equal(res.status, 200);
     await validate(res.body);
     assert.ok(res.body.paths['/products/{id}/restore'].patch);
-    assert.deepEqual(res.body, createDemoApp(new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false })).openApi);
+    assert.deepEqual(
+      res.body,
+      createDemoApp(new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false })).openApi,
+    );
   });
 
   it('serves the explorer page and its assets from the local package, and nothing else', async () => {

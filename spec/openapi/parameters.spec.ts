@@ -14,8 +14,26 @@ import { serveDemoInSuite } from '../support/demo.js';
 import { serve, type TestServer } from '../support/http.js';
 import { defineRelationCatalog } from '../support/relations-catalog.js';
 
-type Schema = { type?: string | string[]; enum?: unknown[]; items?: Schema; minItems?: number; format?: string; pattern?: string; default?: unknown; examples?: unknown[]; example?: unknown };
-type Parameter = { name: string; in: string; schema: Schema; style?: string; explode?: boolean; example?: unknown; examples?: Record<string, { value: unknown }> };
+type Schema = {
+  type?: string | string[];
+  enum?: unknown[];
+  items?: Schema;
+  minItems?: number;
+  format?: string;
+  pattern?: string;
+  default?: unknown;
+  examples?: unknown[];
+  example?: unknown;
+};
+type Parameter = {
+  name: string;
+  in: string;
+  schema: Schema;
+  style?: string;
+  explode?: boolean;
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
+};
 type Document = { paths: Record<string, Record<string, { parameters?: Parameter[] }>> };
 
 const ajv = new Ajv2020({ strict: false });
@@ -40,7 +58,13 @@ function sample(schema: Schema): unknown {
 function refused(schema: Schema): string | undefined {
   const item = schema.type === 'array' ? schema.items! : schema;
   if (item.type === 'boolean' && item.enum?.length === 1) return undefined;
-  if (item.enum !== undefined || ['integer', 'number', 'boolean'].includes(String(item.type)) || item.format === 'uuid' || item.pattern !== undefined) return 'not-a-value';
+  if (
+    item.enum !== undefined ||
+    ['integer', 'number', 'boolean'].includes(String(item.type)) ||
+    item.format === 'uuid' ||
+    item.pattern !== undefined
+  )
+    return 'not-a-value';
   return undefined;
 }
 
@@ -64,19 +88,35 @@ function examplesOf(parameter: Parameter): unknown[] {
 /** The GET operations of a document, with their query parameters and a concrete path. */
 function getOperations(document: Document, id: string): { path: string; parameters: Parameter[] }[] {
   return Object.entries(document.paths).flatMap(([template, item]) =>
-    item['get'] ? [{ path: template.replace('{id}', id), parameters: (item['get'].parameters ?? []).filter((p) => p.in === 'query') }] : [],
+    item['get']
+      ? [
+          {
+            path: template.replace('{id}', id),
+            parameters: (item['get'].parameters ?? []).filter((p) => p.in === 'query'),
+          },
+        ]
+      : [],
   );
 }
 
 /** Checks every parameter of every GET operation against a server; returns one line per reply that was not as expected. */
-async function checkEveryParameter(server: TestServer, base: string, document: Document, id: string): Promise<{ problems: string[]; sent: number }> {
+async function checkEveryParameter(
+  server: TestServer,
+  base: string,
+  document: Document,
+  id: string,
+): Promise<{ problems: string[]; sent: number }> {
   const problems: string[] = [];
   let sent = 0;
   const expect = async (path: string, query: string, status: number, field?: string) => {
     sent++;
     const res = await server.get(`${base}${path}?${query}`);
-    if (res.status !== status) return void problems.push(`${path}?${decodeURIComponent(query)}: ${res.status}, expected ${status}: ${res.text.slice(0, 200)}`);
-    if (field !== undefined && !(res.body.data as { field: string }[]).some((item) => item.field === field)) problems.push(`${path}?${decodeURIComponent(query)}: the fail does not name ${field}: ${res.text.slice(0, 200)}`);
+    if (res.status !== status)
+      return void problems.push(
+        `${path}?${decodeURIComponent(query)}: ${res.status}, expected ${status}: ${res.text.slice(0, 200)}`,
+      );
+    if (field !== undefined && !(res.body.data as { field: string }[]).some((item) => item.field === field))
+      problems.push(`${path}?${decodeURIComponent(query)}: the fail does not name ${field}: ${res.text.slice(0, 200)}`);
   };
   for (const { path, parameters } of getOperations(document, id)) {
     const examples = parameters.flatMap((parameter) => examplesOf(parameter).map((value) => queryOf(parameter, value)));
@@ -85,12 +125,19 @@ async function checkEveryParameter(server: TestServer, base: string, document: D
     if (examples.length > 1) await expect(path, examples.join('&'), 200);
     for (const parameter of parameters.filter((p) => p.name.startsWith('filter['))) {
       const value = sample(parameter.schema);
-      if (!ajv.validate(parameter.schema, value)) problems.push(`${parameter.name}: the sample ${JSON.stringify(value)} does not fit its own schema`);
+      if (!ajv.validate(parameter.schema, value))
+        problems.push(`${parameter.name}: the sample ${JSON.stringify(value)} does not fit its own schema`);
       await expect(path, queryOf(parameter, value), 200);
       if (Array.isArray(value)) await expect(path, queryOf(parameter, value, false), 200);
       const bad = refused(parameter.schema);
       const column = /^filter\[([^\]]+)\]/.exec(parameter.name)![1]!;
-      if (bad !== undefined) await expect(path, queryOf(parameter, parameter.schema.type === 'array' ? Array(parameter.schema.minItems ?? 1).fill(bad) : bad), 400, column);
+      if (bad !== undefined)
+        await expect(
+          path,
+          queryOf(parameter, parameter.schema.type === 'array' ? Array(parameter.schema.minItems ?? 1).fill(bad) : bad),
+          400,
+          column,
+        );
     }
   }
   return { problems, sent };
@@ -108,18 +155,31 @@ describe("the demo document's query parameters, sent to the demo", () => {
 
   it('filters as described: filter[price][gte]=30 returns only the rows priced 30 or more, the list form of in finds both', async () => {
     const all = (await demo().get('/api/products?perPage=100')).body.data as { price: number }[];
-    const rows = (await demo().get('/api/products?filter%5Bprice%5D%5Bgte%5D=30&perPage=100')).body.data as { price: number }[];
-    assert.deepEqual(rows, all.filter((row) => Number(row.price) >= 30));
+    const rows = (await demo().get('/api/products?filter%5Bprice%5D%5Bgte%5D=30&perPage=100')).body.data as {
+      price: number;
+    }[];
+    assert.deepEqual(
+      rows,
+      all.filter((row) => Number(row.price) >= 30),
+    );
     assert.ok(rows.length > 0 && rows.length < all.length);
-    const listed = (await demo().get('/api/products?filter%5Bsku%5D%5Bin%5D=BK-001&filter%5Bsku%5D%5Bin%5D=KT-001&sort=sku')).body.data as { sku: string }[];
-    assert.deepEqual(listed.map((row) => row.sku), ['BK-001', 'KT-001']);
+    const listed = (
+      await demo().get('/api/products?filter%5Bsku%5D%5Bin%5D=BK-001&filter%5Bsku%5D%5Bin%5D=KT-001&sort=sku')
+    ).body.data as { sku: string }[];
+    assert.deepEqual(
+      listed.map((row) => row.sku),
+      ['BK-001', 'KT-001'],
+    );
   });
 });
 
 describe('the query parameters of a resource with relations, sent to it', () => {
   const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
   const { Product } = defineRelationCatalog(sequelize, 'oapar');
-  const products = resource(Product, { policy: { fillable: 'all' }, relations: { category: { include: true }, order: {}, 'order.customer': {}, tags: { include: true } } });
+  const products = resource(Product, {
+    policy: { fillable: 'all' },
+    relations: { category: { include: true }, order: {}, 'order.customer': {}, tags: { include: true } },
+  });
   let server: TestServer;
   let id: string;
 
@@ -136,9 +196,18 @@ describe('the query parameters of a resource with relations, sent to it', () => 
   });
 
   it('accepts every filter, sort and include the document offers, through every association', async () => {
-    const document = openApiDocument({ info: { title: 'Shop', version: '1' }, resources: [openApiResource('products', products)] }) as Document;
+    const document = openApiDocument({
+      info: { title: 'Shop', version: '1' },
+      resources: [openApiResource('products', products)],
+    }) as Document;
     const names = document.paths['/products']!['get']!.parameters!.map((p) => p.name);
-    for (const name of ['filter[category.name][like]', 'filter[order.customer.email][eq]', 'filter[tags.title][in]', 'include']) assert.ok(names.includes(name), name);
+    for (const name of [
+      'filter[category.name][like]',
+      'filter[order.customer.email][eq]',
+      'filter[tags.title][in]',
+      'include',
+    ])
+      assert.ok(names.includes(name), name);
     const { problems } = await checkEveryParameter(server, '', document, id);
     assert.deepEqual(problems, []);
   });

@@ -13,10 +13,20 @@ const products = resource(Product, {
 });
 
 describe('openApiDocument with relations', () => {
-  const document = openApiDocument({ info: { title: 'Shop', version: '1' }, resources: [openApiResource('products', products)] }) as {
-    paths: Record<string, Record<string, { parameters?: { name: string; schema: { type?: string; items?: { enum?: string[] } }; description: string }[] }>>;
+  const document = openApiDocument({
+    info: { title: 'Shop', version: '1' },
+    resources: [openApiResource('products', products)],
+  }) as {
+    paths: Record<
+      string,
+      Record<
+        string,
+        { parameters?: { name: string; schema: { type?: string; items?: { enum?: string[] } }; description: string }[] }
+      >
+    >;
   };
-  const parameter = (path: string, verb: string, name: string) => document.paths[path]?.[verb]?.parameters?.find((p) => p.name === name);
+  const parameter = (path: string, verb: string, name: string) =>
+    document.paths[path]?.[verb]?.parameters?.find((p) => p.name === name);
 
   it('returns an include parameter listing the associations that may be included, on search and read', () => {
     assert.deepEqual(parameter('/products', 'get', 'include')?.schema.items?.enum, ['category', 'tags']);
@@ -33,7 +43,10 @@ describe('openApiDocument with relations', () => {
   it('returns sort items through belongs-to and has-one associations only', () => {
     const items = parameter('/products', 'get', 'sort')!.schema.items!.enum!;
     assert.ok(items.includes('-category.name') && items.includes('order.customer.email'));
-    assert.deepEqual(items.filter((item) => item.includes('tags.')), []);
+    assert.deepEqual(
+      items.filter((item) => item.includes('tags.')),
+      [],
+    );
   });
 
   it('returns a valid OpenAPI 3.1 document', async () => {

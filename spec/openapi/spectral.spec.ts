@@ -23,14 +23,26 @@ async function lint(name: string, document: object): Promise<Finding[]> {
   const file = join(folder, `${name}.json`);
   writeFileSync(file, JSON.stringify(document, null, 2));
   // Spectral exits 1 when it finds an error; its JSON report is on stdout either way.
-  const run = await promisify(execFile)(SPECTRAL, ['lint', '--ruleset', RULESET, '--format', 'json', '--fail-severity', 'error', file]).catch((failed: { stdout?: string; stderr?: string }) => failed);
+  const run = await promisify(execFile)(SPECTRAL, [
+    'lint',
+    '--ruleset',
+    RULESET,
+    '--format',
+    'json',
+    '--fail-severity',
+    'error',
+    file,
+  ]).catch((failed: { stdout?: string; stderr?: string }) => failed);
   const output = run.stdout ?? '';
   const start = output.indexOf('[');
   assert.ok(start >= 0, `no JSON report from spectral: ${output}${run.stderr ?? ''}`);
   return JSON.parse(output.slice(start, output.lastIndexOf(']') + 1)) as Finding[];
 }
 
-const printed = (findings: Finding[]) => findings.map((f) => `${['error', 'warning', 'info', 'hint'][f.severity]} ${f.code} at ${f.path.join('.')}: ${f.message}`).join('\n');
+const printed = (findings: Finding[]) =>
+  findings
+    .map((f) => `${['error', 'warning', 'info', 'hint'][f.severity]} ${f.code} at ${f.path.join('.')}: ${f.message}`)
+    .join('\n');
 
 describe('Spectral (spectral:oas) on the generated documents', () => {
   it("reports nothing for the demo's document", async () => {
@@ -42,18 +54,36 @@ describe('Spectral (spectral:oas) on the generated documents', () => {
   it('reports nothing for a resource with relations, includes and abilities under the default security scheme', async () => {
     const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
     const { Product } = defineRelationCatalog(sequelize, 'spec');
-    const products = resource(Product, { policy: { fillable: 'all' }, relations: { category: { include: true }, order: {}, 'order.customer': { include: true }, tags: { include: true } } });
+    const products = resource(Product, {
+      policy: { fillable: 'all' },
+      relations: {
+        category: { include: true },
+        order: {},
+        'order.customer': { include: true },
+        tags: { include: true },
+      },
+    });
     const document = openApiDocument({
       info: { title: 'Shop', version: '1', description: 'A shop', contact: { name: 'Shop team' } },
       servers: [{ url: '/' }],
-      resources: [openApiResource('products', products, { moduleName: 'shop' }), openApiResource('admin/products', products)],
+      resources: [
+        openApiResource('products', products, { moduleName: 'shop' }),
+        openApiResource('admin/products', products),
+      ],
     });
     const findings = await lint('relations', document);
     assert.deepEqual(findings, [], printed(findings));
   });
 
   it('reports what is wrong when a document breaks a rule, so an empty list means something', async () => {
-    const findings = await lint('broken', { openapi: '3.1.0', info: { title: 'x', version: '1' }, paths: { '/a': { get: { responses: { '200': { description: 'ok' } } } } } });
-    assert.ok(findings.some((f) => f.code === 'operation-description'), printed(findings));
+    const findings = await lint('broken', {
+      openapi: '3.1.0',
+      info: { title: 'x', version: '1' },
+      paths: { '/a': { get: { responses: { '200': { description: 'ok' } } } } },
+    });
+    assert.ok(
+      findings.some((f) => f.code === 'operation-description'),
+      printed(findings),
+    );
   });
 });

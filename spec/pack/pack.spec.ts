@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -21,7 +30,13 @@ const minimalApp = readFileSync('docs/examples/minimal/app.ts', 'utf8');
 const work = mkdtempSync(join(tmpdir(), 'fast-crud-pack-'));
 /** Runs a command to its end; one still running after `timeout` ms is killed and fails the test, so a hung app cannot hang the suite. */
 const run = (cwd: string, command: string, args: string[], timeout = 60_000) =>
-  execFileSync(command, args, { cwd, encoding: 'utf8', timeout, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_loglevel: 'error' } });
+  execFileSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_loglevel: 'error' },
+  });
 
 /** What both apps print: options as README shows them, then a create and the read its Location names. */
 const requests = `
@@ -93,16 +108,43 @@ describe('the packed package', () => {
   let files: string[];
 
   before(() => {
-    const packed = JSON.parse(run(process.cwd(), 'npm', ['pack', '--json', '--pack-destination', work], 300_000).replace(/^[^[]*/, '')) as { filename: string; files: { path: string }[] }[];
+    const packed = JSON.parse(
+      run(process.cwd(), 'npm', ['pack', '--json', '--pack-destination', work], 300_000).replace(/^[^[]*/, ''),
+    ) as { filename: string; files: { path: string }[] }[];
     tarball = join(work, packed[0]!.filename);
     files = packed[0]!.files.map((f) => f.path);
     for (const consumer of consumers) {
       mkdirSync(join(consumer.dir, 'src'), { recursive: true });
-      writeFileSync(join(consumer.dir, 'package.json'), JSON.stringify({ name: `fresh-${consumer.type}-app`, version: '1.0.0', private: true, type: consumer.type }));
+      writeFileSync(
+        join(consumer.dir, 'package.json'),
+        JSON.stringify({ name: `fresh-${consumer.type}-app`, version: '1.0.0', private: true, type: consumer.type }),
+      );
       // README's install lines: the package, its peers, Koa's types, and the database driver (linked below).
-      run(consumer.dir, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, 'koa@3', '@koa/router@15', 'sequelize@6', '@types/koa'], 600_000);
+      run(
+        consumer.dir,
+        'npm',
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          '--prefer-offline',
+          tarball,
+          'koa@3',
+          '@koa/router@15',
+          'sequelize@6',
+          '@types/koa',
+        ],
+        600_000,
+      );
       symlinkSync(resolve('node_modules/sqlite3'), join(consumer.dir, 'node_modules/sqlite3'), 'dir');
-      const compilerOptions = { target: 'ES2022', lib: ['ES2022', 'DOM'], strict: true, outDir: 'dist', rootDir: 'src', ...consumer.compilerOptions };
+      const compilerOptions = {
+        target: 'ES2022',
+        lib: ['ES2022', 'DOM'],
+        strict: true,
+        outDir: 'dist',
+        rootDir: 'src',
+        ...consumer.compilerOptions,
+      };
       writeFileSync(join(consumer.dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['src'] }));
       writeFileSync(join(consumer.dir, 'src/app.ts'), minimalApp);
       writeFileSync(join(consumer.dir, 'src/main.ts'), consumer.main);
@@ -113,28 +155,57 @@ describe('the packed package', () => {
   it('ships the ESM and CommonJS builds, their types, the sources the maps name, README, CHANGELOG and LICENSE', () => {
     for (const entry of built) {
       const { import: esm, importTypes, require, requireTypes } = filesOf(entry);
-      for (const file of [esm, importTypes, require, requireTypes, entry.source]) assert.ok(files.includes(file.replace(/^\.\//, '')), `${file} is not in the tarball`);
+      for (const file of [esm, importTypes, require, requireTypes, entry.source])
+        assert.ok(files.includes(file.replace(/^\.\//, '')), `${file} is not in the tarball`);
     }
-    for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE', 'package.json', 'dist/cjs/package.json']) assert.ok(files.includes(file), file);
-    assert.deepEqual(files.filter((f) => /^(spec|docs|scripts)\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('lib/'))), []);
+    for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE', 'package.json', 'dist/cjs/package.json'])
+      assert.ok(files.includes(file), file);
+    assert.deepEqual(
+      files.filter(
+        (f) => /^(spec|docs|scripts)\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('lib/')),
+      ),
+      [],
+    );
   });
 
-  it("declares exports, main, types and typesVersions for exactly the entries built (scripts/entries.ts)", () => {
-    const manifest = JSON.parse(readFileSync(join(consumers[0]!.dir, 'node_modules/koa-fast-crud/package.json'), 'utf8')) as Record<string, unknown>;
+  it('declares exports, main, types and typesVersions for exactly the entries built (scripts/entries.ts)', () => {
+    const manifest = JSON.parse(
+      readFileSync(join(consumers[0]!.dir, 'node_modules/koa-fast-crud/package.json'), 'utf8'),
+    ) as Record<string, unknown>;
     const expected = entryFields(built);
     assert.deepEqual(
-      { main: manifest['main'], types: manifest['types'], exports: manifest['exports'], typesVersions: manifest['typesVersions'] },
+      {
+        main: manifest['main'],
+        types: manifest['types'],
+        exports: manifest['exports'],
+        typesVersions: manifest['typesVersions'],
+      },
       { typesVersions: undefined, ...expected },
     );
-    assert.equal(JSON.parse(readFileSync(join(consumers[0]!.dir, 'node_modules/koa-fast-crud/dist/cjs/package.json'), 'utf8')).type, 'commonjs');
+    assert.equal(
+      JSON.parse(readFileSync(join(consumers[0]!.dir, 'node_modules/koa-fast-crud/dist/cjs/package.json'), 'utf8'))
+        .type,
+      'commonjs',
+    );
   });
 
   it("has source maps whose every source resolves inside the installed package (lib/ is shipped; an inlined dependency's text is in the map)", () => {
     const root = join(consumers[0]!.dir, 'node_modules/koa-fast-crud');
-    const maps = readdirSync(join(root, 'dist'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.map'));
-    assert.ok(maps.includes('index.js.map') && maps.includes('index.d.ts.map') && maps.includes('cjs/index.cjs.map') && maps.includes('cjs/index.d.ts.map'));
+    const maps = readdirSync(join(root, 'dist'), { recursive: true, encoding: 'utf8' }).filter((file) =>
+      file.endsWith('.map'),
+    );
+    assert.ok(
+      maps.includes('index.js.map') &&
+        maps.includes('index.d.ts.map') &&
+        maps.includes('cjs/index.cjs.map') &&
+        maps.includes('cjs/index.d.ts.map'),
+    );
     for (const file of maps) {
-      const map = JSON.parse(readFileSync(join(root, 'dist', file), 'utf8')) as { sources: string[]; sourceRoot?: string; sourcesContent?: (string | null)[] };
+      const map = JSON.parse(readFileSync(join(root, 'dist', file), 'utf8')) as {
+        sources: string[];
+        sourceRoot?: string;
+        sourcesContent?: (string | null)[];
+      };
       assert.ok(map.sources.length > 0, file);
       map.sources.forEach((source, i) => {
         const path = resolve(root, 'dist', dirname(file), map.sourceRoot ?? '', source);
@@ -146,7 +217,10 @@ describe('the packed package', () => {
   });
 
   for (const consumer of consumers) {
-    const kind = consumer.type === 'commonjs' ? 'a CommonJS app (tsc: module commonjs, moduleResolution node10)' : 'an ES module app (tsc: nodenext)';
+    const kind =
+      consumer.type === 'commonjs'
+        ? 'a CommonJS app (tsc: module commonjs, moduleResolution node10)'
+        : 'an ES module app (tsc: nodenext)';
     it(`compiles and runs README's minimal app in ${kind}`, () => {
       run(consumer.dir, process.execPath, [tsc, '-p', 'tsconfig.json']);
       const out = JSON.parse(run(consumer.dir, process.execPath, ['--no-experimental-require-module', 'dist/main.js']));
@@ -156,17 +230,34 @@ describe('the packed package', () => {
     it(`loads every entry point in plain JavaScript in ${consumer.type === 'commonjs' ? 'a CommonJS app, without require(esm)' : 'an ES module app'}`, () => {
       const file = join(consumer.dir, consumer.type === 'commonjs' ? 'probe.cjs' : 'probe.mjs');
       writeFileSync(file, consumer.probe);
-      assert.deepEqual(JSON.parse(run(consumer.dir, process.execPath, ['--no-experimental-require-module', file])), built.map(() => 'function'));
+      assert.deepEqual(
+        JSON.parse(run(consumer.dir, process.execPath, ['--no-experimental-require-module', file])),
+        built.map(() => 'function'),
+      );
     });
   }
 
   it('gives a CommonJS app under moduleResolution node16 the CommonJS types of the require condition', () => {
     const dir = consumers[0]!.dir;
-    writeFileSync(join(dir, 'tsconfig.node16.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { module: 'node16', moduleResolution: 'node16', noEmit: true } }));
+    writeFileSync(
+      join(dir, 'tsconfig.node16.json'),
+      JSON.stringify({
+        extends: './tsconfig.json',
+        compilerOptions: { module: 'node16', moduleResolution: 'node16', noEmit: true },
+      }),
+    );
     writeFileSync(join(dir, 'src/app.ts'), minimalApp);
-    const used = run(dir, process.execPath, [tsc, '-p', 'tsconfig.node16.json', '--listFilesOnly']).split('\n').filter((file) => file.includes('/koa-fast-crud/'));
-    assert.ok(used.some((file) => file.endsWith('/node_modules/koa-fast-crud/dist/cjs/index.d.ts')), used.join('\n'));
-    assert.deepEqual(used.filter((file) => !file.includes('/koa-fast-crud/dist/cjs/')), []);
+    const used = run(dir, process.execPath, [tsc, '-p', 'tsconfig.node16.json', '--listFilesOnly'])
+      .split('\n')
+      .filter((file) => file.includes('/koa-fast-crud/'));
+    assert.ok(
+      used.some((file) => file.endsWith('/node_modules/koa-fast-crud/dist/cjs/index.d.ts')),
+      used.join('\n'),
+    );
+    assert.deepEqual(
+      used.filter((file) => !file.includes('/koa-fast-crud/dist/cjs/')),
+      [],
+    );
     run(dir, process.execPath, [tsc, '-p', 'tsconfig.node16.json']);
   });
 });

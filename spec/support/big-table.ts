@@ -9,7 +9,12 @@ export async function bigTable(sequelize: Sequelize, rows: number, prefix = 'big
   for (let start = 0; start < rows; start += batch) {
     const chunk = Array.from({ length: Math.min(batch, rows - start) }, (_, i) => {
       const n = start + i + 1;
-      return { id: n, sku: `SKU-${n}`, name: `Product number ${n} with a longer descriptive name`, price: (n % 10000) / 100 };
+      return {
+        id: n,
+        sku: `SKU-${n}`,
+        name: `Product number ${n} with a longer descriptive name`,
+        price: (n % 10000) / 100,
+      };
     });
     await Big.bulkCreate(chunk, { validate: false, hooks: false });
   }

@@ -33,7 +33,11 @@ export function defineCatalog(sequelize: Sequelize, prefix: string) {
     { id, title: { type: DataTypes.STRING(60), allowNull: false } },
     { tableName: `${prefix}_notes`, underscored: true, paranoid: true },
   );
-  const Tag = sequelize.define(`${prefix}Tag`, { id, title: DataTypes.STRING(60) }, { tableName: `${prefix}_tags`, timestamps: false });
+  const Tag = sequelize.define(
+    `${prefix}Tag`,
+    { id, title: DataTypes.STRING(60) },
+    { tableName: `${prefix}_tags`, timestamps: false },
+  );
   return { Category, Product, Note, Tag };
 }
 

@@ -13,13 +13,13 @@ export function parseCsv(text: string): string[][] {
     const char = text[i]!;
     if (quoted) {
       if (char !== '"') field += char;
-      else if (text[i + 1] === '"') (field += '"'), i++;
+      else if (text[i + 1] === '"') ((field += '"'), i++);
       else quoted = false;
     } else if (char === '"') quoted = true;
-    else if (char === ',') record.push(field), (field = '');
-    else if (char === '\n') record.push(field), records.push(record), (record = []), (field = '');
+    else if (char === ',') (record.push(field), (field = ''));
+    else if (char === '\n') (record.push(field), records.push(record), (record = []), (field = ''));
     else field += char;
   }
-  if (field !== '' || record.length > 0) record.push(field), records.push(record);
+  if (field !== '' || record.length > 0) (record.push(field), records.push(record));
   return records;
 }

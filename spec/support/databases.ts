@@ -22,7 +22,10 @@ const QUIET: Options = { logging: false, pool: { max: 4, idle: 1000 } };
  * test report shows; with CI=true it throws, so a missing server fails the run.
  */
 export async function testDatabases(): Promise<TestDatabase[]> {
-  const sqlite: TestDatabase = { dialect: 'sqlite', sequelize: new Sequelize({ ...QUIET, dialect: 'sqlite', storage: ':memory:' }) };
+  const sqlite: TestDatabase = {
+    dialect: 'sqlite',
+    sequelize: new Sequelize({ ...QUIET, dialect: 'sqlite', storage: ':memory:' }),
+  };
   const servers = await Promise.all(
     (Object.keys(SERVERS) as (keyof typeof SERVERS)[]).map((dialect) => connectServer(dialect, SERVERS[dialect])),
   );

@@ -55,5 +55,8 @@ export function demoApi(demo: () => TestServer) {
     assert.equal(res.status, 200, `${path}: ${res.text}`);
     return res.body.data as T;
   };
-  return { data, skus: async (query: string) => (await data<DemoProduct[]>(`/api/products?${query}`)).map((p) => p.sku) };
+  return {
+    data,
+    skus: async (query: string) => (await data<DemoProduct[]>(`/api/products?${query}`)).map((p) => p.sku),
+  };
 }

@@ -1,7 +1,25 @@
 /** The two forms of a resource, class and `resource()`, built from one spec: every model-based HTTP suite runs over both. */
 import type Router from '@koa/router';
 import type { Model, ModelStatic } from 'sequelize';
-import { BaseController, Create, Delete, ExportCsv, Options, Read, Restore, Search, SoftDelete, Update, crud, resource, type CrudMethod, type CrudOptions, type HookContext, type ResourceSpec, type RouteDef } from '../../lib/index.js';
+import {
+  BaseController,
+  Create,
+  Delete,
+  ExportCsv,
+  Options,
+  Read,
+  Restore,
+  Search,
+  SoftDelete,
+  Update,
+  crud,
+  resource,
+  type CrudMethod,
+  type CrudOptions,
+  type HookContext,
+  type ResourceSpec,
+  type RouteDef,
+} from '../../lib/index.js';
 import type { AbstractConstructor } from '../../lib/controller/base-controller.js';
 import type { ControllerClass } from '../../lib/koa/route-middleware.js';
 import type { RelationDeclarations } from '../../lib/core/relation-policy.js';
@@ -12,7 +30,13 @@ export interface Form {
   /** A letter for table and model names, so the forms never share rows (`act` + `c` → `actc_products`). */
   readonly initial: 'c' | 'r';
   /** Registers `spec` over `model` on the router, as `crud` does, in this form. */
-  register<M extends Model>(router: Router, uri: string, model: ModelStatic<M>, spec: ResourceSpec<M>, options?: CrudOptions): RouteDef[];
+  register<M extends Model>(
+    router: Router,
+    uri: string,
+    model: ModelStatic<M>,
+    spec: ResourceSpec<M>,
+    options?: CrudOptions,
+  ): RouteDef[];
 }
 
 type Mixin = (Base: AbstractConstructor<BaseController>) => AbstractConstructor<BaseController>;
@@ -40,7 +64,10 @@ type AnyHook = (...args: unknown[]) => unknown;
  */
 export function controllerOf<M extends Model>(model: ModelStatic<M>, spec: ResourceSpec<M>): ControllerClass {
   const actions = spec.actions ?? MIXINS.map(([method]) => method);
-  const Base = MIXINS.reduce<AbstractConstructor<BaseController>>((B, [method, mixin]) => (actions.includes(method) ? mixin(B) : B), BaseController);
+  const Base = MIXINS.reduce<AbstractConstructor<BaseController>>(
+    (B, [method, mixin]) => (actions.includes(method) ? mixin(B) : B),
+    BaseController,
+  );
   class SpecController extends Base {
     override hidden: readonly string[] = spec.policy.hidden ?? [];
     override fillable = spec.policy.fillable;
@@ -65,8 +92,12 @@ export function controllerOf<M extends Model>(model: ModelStatic<M>, spec: Resou
     // The class form's softDeleteUserId takes the Koa context; every other hook takes its values.
     const method =
       name === 'softDeleteUserId'
-        ? function (this: HookContext<M>) { return hook(this); }
-        : function (this: HookContext<M>, ...args: unknown[]) { return hook(...args, this); };
+        ? function (this: HookContext<M>) {
+            return hook(this);
+          }
+        : function (this: HookContext<M>, ...args: unknown[]) {
+            return hook(...args, this);
+          };
     Object.defineProperty(SpecController.prototype, name, { value: method, writable: true, configurable: true });
   }
   return SpecController;
@@ -74,6 +105,14 @@ export function controllerOf<M extends Model>(model: ModelStatic<M>, spec: Resou
 
 /** Both forms, class first. */
 export const FORMS: readonly Form[] = [
-  { name: 'class', initial: 'c', register: (router, uri, model, spec, options) => crud(router, uri, controllerOf(model, spec), options) },
-  { name: 'resource', initial: 'r', register: (router, uri, model, spec, options) => crud(router, uri, resource(model, spec), options) },
+  {
+    name: 'class',
+    initial: 'c',
+    register: (router, uri, model, spec, options) => crud(router, uri, controllerOf(model, spec), options),
+  },
+  {
+    name: 'resource',
+    initial: 'r',
+    register: (router, uri, model, spec, options) => crud(router, uri, resource(model, spec), options),
+  },
 ];

@@ -9,7 +9,12 @@ export function tableRows(markdown: string, header: string): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith('|')) break;
-    rows.push(line.slice(1, -1).split('|').map((cell) => cell.trim()));
+    rows.push(
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim()),
+    );
   }
   return rows;
 }
@@ -22,5 +27,10 @@ export function tableUnder(markdown: string, heading: string): string[][] {
     .split('\n')
     .filter((line) => line.startsWith('|') && !/^\|[-| ]+\|$/.test(line))
     .slice(1)
-    .map((line) => line.slice(1, -1).split('|').map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim()),
+    );
 }

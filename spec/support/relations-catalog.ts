@@ -5,16 +5,31 @@ import { DataTypes, type Sequelize } from 'sequelize';
 export function defineRelationCatalog(sequelize: Sequelize, prefix: string) {
   const id = { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true };
   const plain = { underscored: true, timestamps: false };
-  const Country = sequelize.define(`${prefix}Country`, { id, code: DataTypes.STRING(2) }, { ...plain, tableName: `${prefix}_countries` });
+  const Country = sequelize.define(
+    `${prefix}Country`,
+    { id, code: DataTypes.STRING(2) },
+    { ...plain, tableName: `${prefix}_countries` },
+  );
   const Customer = sequelize.define(
     `${prefix}Customer`,
     { id, email: DataTypes.STRING(60), secret: DataTypes.STRING(20), countryId: DataTypes.INTEGER },
     { underscored: true, paranoid: true, tableName: `${prefix}_customers` },
   );
-  const Order = sequelize.define(`${prefix}Order`, { id, placedOn: DataTypes.DATEONLY, customerId: DataTypes.INTEGER }, { ...plain, tableName: `${prefix}_orders` });
+  const Order = sequelize.define(
+    `${prefix}Order`,
+    { id, placedOn: DataTypes.DATEONLY, customerId: DataTypes.INTEGER },
+    { ...plain, tableName: `${prefix}_orders` },
+  );
   const Category = sequelize.define(
     `${prefix}Category`,
-    { id, name: DataTypes.STRING(60), rank: DataTypes.INTEGER, meta: DataTypes.JSON, secret: DataTypes.STRING(20), deletedAt: DataTypes.DATE },
+    {
+      id,
+      name: DataTypes.STRING(60),
+      rank: DataTypes.INTEGER,
+      meta: DataTypes.JSON,
+      secret: DataTypes.STRING(20),
+      deletedAt: DataTypes.DATE,
+    },
     { ...plain, tableName: `${prefix}_categories` },
   );
   const Product = sequelize.define(
@@ -33,7 +48,11 @@ export function defineRelationCatalog(sequelize: Sequelize, prefix: string) {
     { id, title: DataTypes.STRING(20), productId: DataTypes.UUID, deletedAt: DataTypes.DATE },
     { ...plain, tableName: `${prefix}_tags` },
   );
-  const Review = sequelize.define(`${prefix}Review`, { id, body: DataTypes.STRING(60), productId: DataTypes.UUID }, { underscored: true, paranoid: true, tableName: `${prefix}_reviews` });
+  const Review = sequelize.define(
+    `${prefix}Review`,
+    { id, body: DataTypes.STRING(60), productId: DataTypes.UUID },
+    { underscored: true, paranoid: true, tableName: `${prefix}_reviews` },
+  );
   Product.belongsTo(Category, { as: 'category', foreignKey: 'categoryId', constraints: false });
   Product.belongsTo(Order, { as: 'order', foreignKey: 'orderId', constraints: false });
   Order.belongsTo(Customer, { as: 'customer', foreignKey: 'customerId', constraints: false });
@@ -54,13 +73,20 @@ export type RelationCatalog = ReturnType<typeof defineRelationCatalog>;
 export async function seedRelationCatalog(catalog: RelationCatalog): Promise<Record<string, string>> {
   for (const model of Object.values(catalog)) await model.sync({ force: true });
   const { Country, Customer, Order, Category, Product, Tag, Review } = catalog;
-  await Country.bulkCreate([{ id: 1, code: 'NL' }, { id: 2, code: 'DE' }]);
+  await Country.bulkCreate([
+    { id: 1, code: 'NL' },
+    { id: 2, code: 'DE' },
+  ]);
   await Customer.bulkCreate([
     { id: 1, email: 'a@b.c', secret: 'c1', countryId: 1 },
     { id: 2, email: 'x@y.z', secret: 'c2', countryId: 2 },
     { id: 3, email: 'gone@x.y', secret: 'c3', countryId: 1, deletedAt: new Date() },
   ]);
-  await Order.bulkCreate([{ id: 1, customerId: 1, placedOn: '2024-01-10' }, { id: 2, customerId: 2, placedOn: '2024-02-20' }, { id: 3, customerId: 3, placedOn: '2024-03-01' }]);
+  await Order.bulkCreate([
+    { id: 1, customerId: 1, placedOn: '2024-01-10' },
+    { id: 2, customerId: 2, placedOn: '2024-02-20' },
+    { id: 3, customerId: 3, placedOn: '2024-03-01' },
+  ]);
   await Category.bulkCreate([
     { id: 1, name: 'Electronics', rank: 1, meta: { a: 1 }, secret: 's1' },
     { id: 2, name: 'Books', rank: 2, meta: { a: 2 }, secret: 's2' },

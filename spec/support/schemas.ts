@@ -8,7 +8,10 @@ export type Checked = { readonly issues: readonly StandardSchemaV1.Issue[] } | {
  * A Standard Schema whose `validate` is `check`, synchronous or (with `async`) answering a promise.
  * @example standardSchema((value) => ({ value }))
  */
-export function standardSchema(check: (value: unknown) => Checked, options: { async?: boolean; vendor?: string } = {}): StandardSchemaV1 {
+export function standardSchema(
+  check: (value: unknown) => Checked,
+  options: { async?: boolean; vendor?: string } = {},
+): StandardSchemaV1 {
   const validate = (value: unknown) => {
     const checked = check(value);
     const result = 'issues' in checked ? { issues: checked.issues } : { value: checked.value };

@@ -27,16 +27,26 @@ export function snapshotFile(path: string): SnapshotFile {
       assert.ok(!seen.has(name), `two cases share the snapshot name ${JSON.stringify(name)}`);
       seen.set(name, actual);
       if (UPDATING) return;
-      assert.ok(Object.hasOwn(stored, name), `no snapshot ${JSON.stringify(name)} in ${path}: run with FAST_CRUD_UPDATE_SNAPSHOTS=1, then review the diff`);
+      assert.ok(
+        Object.hasOwn(stored, name),
+        `no snapshot ${JSON.stringify(name)} in ${path}: run with FAST_CRUD_UPDATE_SNAPSHOTS=1, then review the diff`,
+      );
       assert.equal(actual, stored[name]);
     },
     finish() {
       if (UPDATING) {
         mkdirSync(dirname(path), { recursive: true });
-        writeFileSync(path, `${JSON.stringify(Object.fromEntries([...seen].sort(([a], [b]) => a.localeCompare(b))), null, 2)}\n`);
+        writeFileSync(
+          path,
+          `${JSON.stringify(Object.fromEntries([...seen].sort(([a], [b]) => a.localeCompare(b))), null, 2)}\n`,
+        );
         return;
       }
-      assert.deepEqual(Object.keys(stored).filter((name) => !seen.has(name)), [], `stale snapshots in ${path}: rewrite with FAST_CRUD_UPDATE_SNAPSHOTS=1`);
+      assert.deepEqual(
+        Object.keys(stored).filter((name) => !seen.has(name)),
+        [],
+        `stale snapshots in ${path}: rewrite with FAST_CRUD_UPDATE_SNAPSHOTS=1`,
+      );
     },
   };
 }

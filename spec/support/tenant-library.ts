@@ -25,11 +25,27 @@ export function defineLibrary(sequelize: Sequelize, prefix: string) {
   const key = () => ({ type: DataTypes.UUID, allowNull: true });
   const options = (table: string) => ({ underscored: true, timestamps: false, tableName: `${prefix}_${table}` });
   const Publisher = sequelize.define(`${prefix}Publisher`, { id: id(), name: text() }, options('publishers'));
-  const Author = sequelize.define(`${prefix}Author`, { id: id(), libraryId: libraryId(), name: text() }, options('authors'));
-  const Book = sequelize.define(`${prefix}Book`, { id: id(), libraryId: libraryId(), title: text(), authorId: key(), publisherId: key() }, options('books'));
-  const Chapter = sequelize.define(`${prefix}Chapter`, { id: id(), libraryId: libraryId(), title: text(), bookId: key() }, options('chapters'));
+  const Author = sequelize.define(
+    `${prefix}Author`,
+    { id: id(), libraryId: libraryId(), name: text() },
+    options('authors'),
+  );
+  const Book = sequelize.define(
+    `${prefix}Book`,
+    { id: id(), libraryId: libraryId(), title: text(), authorId: key(), publisherId: key() },
+    options('books'),
+  );
+  const Chapter = sequelize.define(
+    `${prefix}Chapter`,
+    { id: id(), libraryId: libraryId(), title: text(), bookId: key() },
+    options('chapters'),
+  );
   const Tag = sequelize.define(`${prefix}Tag`, { id: id(), libraryId: libraryId(), name: text() }, options('tags'));
-  const BookTag = sequelize.define(`${prefix}BookTag`, { id: id(), libraryId: libraryId(), bookId: key(), tagId: key() }, options('book_tags'));
+  const BookTag = sequelize.define(
+    `${prefix}BookTag`,
+    { id: id(), libraryId: libraryId(), bookId: key(), tagId: key() },
+    options('book_tags'),
+  );
   const loose = { constraints: false };
   Book.belongsTo(Author, { ...loose, as: 'author', foreignKey: 'authorId' });
   Author.hasMany(Book, { ...loose, as: 'books', foreignKey: 'authorId' });
@@ -37,11 +53,30 @@ export function defineLibrary(sequelize: Sequelize, prefix: string) {
   Publisher.hasMany(Book, { ...loose, as: 'books', foreignKey: 'publisherId' });
   Chapter.belongsTo(Book, { ...loose, as: 'book', foreignKey: 'bookId' });
   Book.hasMany(Chapter, { ...loose, as: 'chapters', foreignKey: 'bookId' });
-  Book.belongsToMany(Tag, { ...loose, as: 'tags', through: { model: BookTag, unique: false }, foreignKey: 'bookId', otherKey: 'tagId' });
-  Tag.belongsToMany(Book, { ...loose, as: 'books', through: { model: BookTag, unique: false }, foreignKey: 'tagId', otherKey: 'bookId' });
+  Book.belongsToMany(Tag, {
+    ...loose,
+    as: 'tags',
+    through: { model: BookTag, unique: false },
+    foreignKey: 'bookId',
+    otherKey: 'tagId',
+  });
+  Tag.belongsToMany(Book, {
+    ...loose,
+    as: 'books',
+    through: { model: BookTag, unique: false },
+    foreignKey: 'tagId',
+    otherKey: 'bookId',
+  });
   BookTag.belongsTo(Book, { ...loose, as: 'book', foreignKey: 'bookId' });
   BookTag.belongsTo(Tag, { ...loose, as: 'tag', foreignKey: 'tagId' });
-  const models: Record<Table, ModelStatic<Model>> = { publishers: Publisher, authors: Author, books: Book, chapters: Chapter, tags: Tag, 'book-tags': BookTag };
+  const models: Record<Table, ModelStatic<Model>> = {
+    publishers: Publisher,
+    authors: Author,
+    books: Book,
+    chapters: Chapter,
+    tags: Tag,
+    'book-tags': BookTag,
+  };
   return models;
 }
 
@@ -68,18 +103,57 @@ export function libraryWorld(): World {
   const idOf = (name: string) => (ids[name] ??= randomUUID());
   const owner = (name: string) => (name.startsWith('B-') ? TENANT_B : TENANT_A);
   const publishers = ['P-Orbit', 'P-Quill'].map((name) => ({ id: idOf(name), name }));
-  const authors = ['A-Ann', 'A-Abe', 'B-Bob', 'B-Bea'].map((name) => ({ id: idOf(name), libraryId: owner(name), name }));
-  const books = ([
-    ['A-Atlas', 'A-Ann', 'P-Orbit'], ['A-Arc', 'A-Abe', 'P-Quill'], ['A-Astray', 'B-Bob', 'P-Orbit'],
-    ['B-Blue', 'B-Bob', 'P-Orbit'], ['B-Bridge', 'A-Ann', 'P-Quill'], ['B-Brine', 'B-Bea', 'P-Quill'],
-  ] as const).map(([title, author, publisher]) => ({ id: idOf(title), libraryId: owner(title), title, authorId: idOf(author), publisherId: idOf(publisher) }));
-  const chapters = ([['A-Atlas-1', 'A-Atlas'], ['A-Arc-1', 'A-Arc'], ['A-Adrift-1', 'B-Blue'], ['B-Blue-1', 'B-Blue'], ['B-Cross-1', 'A-Atlas']] as const)
-    .map(([title, book]) => ({ id: idOf(title), libraryId: owner(title), title, bookId: idOf(book) }));
-  const tags = ['A-Red', 'A-Green', 'B-Black', 'B-White'].map((name) => ({ id: idOf(name), libraryId: owner(name), name }));
-  const bookTags = ([
-    [TENANT_A, 'A-Atlas', 'A-Red'], [TENANT_A, 'A-Arc', 'A-Green'], [TENANT_A, 'A-Arc', 'B-White'], [TENANT_A, 'B-Blue', 'A-Red'],
-    [TENANT_B, 'B-Blue', 'B-Black'], [TENANT_B, 'A-Atlas', 'B-Black'], [TENANT_B, 'A-Arc', 'A-Red'],
-  ] as const).map(([libraryId, book, tag]) => ({ id: idOf(`${libraryId === TENANT_A ? 'A' : 'B'}:${book}+${tag}`), libraryId, bookId: idOf(book), tagId: idOf(tag) }));
+  const authors = ['A-Ann', 'A-Abe', 'B-Bob', 'B-Bea'].map((name) => ({
+    id: idOf(name),
+    libraryId: owner(name),
+    name,
+  }));
+  const books = (
+    [
+      ['A-Atlas', 'A-Ann', 'P-Orbit'],
+      ['A-Arc', 'A-Abe', 'P-Quill'],
+      ['A-Astray', 'B-Bob', 'P-Orbit'],
+      ['B-Blue', 'B-Bob', 'P-Orbit'],
+      ['B-Bridge', 'A-Ann', 'P-Quill'],
+      ['B-Brine', 'B-Bea', 'P-Quill'],
+    ] as const
+  ).map(([title, author, publisher]) => ({
+    id: idOf(title),
+    libraryId: owner(title),
+    title,
+    authorId: idOf(author),
+    publisherId: idOf(publisher),
+  }));
+  const chapters = (
+    [
+      ['A-Atlas-1', 'A-Atlas'],
+      ['A-Arc-1', 'A-Arc'],
+      ['A-Adrift-1', 'B-Blue'],
+      ['B-Blue-1', 'B-Blue'],
+      ['B-Cross-1', 'A-Atlas'],
+    ] as const
+  ).map(([title, book]) => ({ id: idOf(title), libraryId: owner(title), title, bookId: idOf(book) }));
+  const tags = ['A-Red', 'A-Green', 'B-Black', 'B-White'].map((name) => ({
+    id: idOf(name),
+    libraryId: owner(name),
+    name,
+  }));
+  const bookTags = (
+    [
+      [TENANT_A, 'A-Atlas', 'A-Red'],
+      [TENANT_A, 'A-Arc', 'A-Green'],
+      [TENANT_A, 'A-Arc', 'B-White'],
+      [TENANT_A, 'B-Blue', 'A-Red'],
+      [TENANT_B, 'B-Blue', 'B-Black'],
+      [TENANT_B, 'A-Atlas', 'B-Black'],
+      [TENANT_B, 'A-Arc', 'A-Red'],
+    ] as const
+  ).map(([libraryId, book, tag]) => ({
+    id: idOf(`${libraryId === TENANT_A ? 'A' : 'B'}:${book}+${tag}`),
+    libraryId,
+    bookId: idOf(book),
+    tagId: idOf(tag),
+  }));
   return { rows: { publishers, authors, books, chapters, tags, 'book-tags': bookTags }, ids };
 }
 

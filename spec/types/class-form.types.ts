@@ -33,7 +33,9 @@ export class ProductController extends CrudController.for(Product) {
 
 expectType<Equal<ReturnType<ProductController['modelClassName']>, ModelStatic<Product>>>(true);
 
-crud(router, 'products', ProductController, { plugins: [tenantScope('tenantId', (ctx) => ctx.get('x-tenant') || undefined)] });
+crud(router, 'products', ProductController, {
+  plugins: [tenantScope('tenantId', (ctx) => ctx.get('x-tenant') || undefined)],
+});
 
 /** A misspelt hook override. */
 export class MisspeltHook extends CrudController.for(Product) {

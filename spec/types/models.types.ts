@@ -56,4 +56,7 @@ export const Item: ModelStatic<ItemInstance> = sequelize.define<ItemInstance>('I
  * A model made with an untyped `sequelize.define`: its attributes are `any` to the compiler, so any
  * string compiles as a name. Such models are checked at registration instead (spec/http/registration.spec.ts).
  */
-export const Loose = sequelize.define('Loose', { id: { type: DataTypes.INTEGER, primaryKey: true }, code: DataTypes.STRING });
+export const Loose = sequelize.define('Loose', {
+  id: { type: DataTypes.INTEGER, primaryKey: true },
+  code: DataTypes.STRING,
+});

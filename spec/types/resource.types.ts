@@ -144,6 +144,12 @@ export const validated = resource(Product, {
   policy: { fillable: ['name', 'price'] },
   validate: { create: z.object({ name: z.string().min(2) }), update: v.partial(v.object({ name: v.string() })) },
 });
-export const arkValidated = resource(Product, { policy: { fillable: 'all' }, validate: { create: type({ name: 'string' }) } });
-// @ts-expect-error a function is not a Standard Schema
-export const unvalidated = resource(Product, { policy: { fillable: 'all' }, validate: { create: (body: unknown) => body } });
+export const arkValidated = resource(Product, {
+  policy: { fillable: 'all' },
+  validate: { create: type({ name: 'string' }) },
+});
+export const unvalidated = resource(Product, {
+  policy: { fillable: 'all' },
+  // @ts-expect-error a function is not a Standard Schema
+  validate: { create: (body: unknown) => body },
+});
