@@ -170,7 +170,7 @@ function selectOne(step: StepSql, condition: string | null, value = '1'): string
       const toTarget = `${q(link, association.foreignIdentifierField!)} = ${q(alias, association.targetKeyField!)}`;
       const scoped = linkScope === undefined ? '' : ` AND ${linkScope}`;
       const from = `${table(through)} AS ${identifier(source, link)}`;
-      clauses.push(`EXISTS (SELECT 1 FROM ${from} WHERE ${toSource} AND ${toTarget}${scoped})`);
+      clauses.push(`EXISTS (SELECT 1 FROM ${from} WHERE ${toSource} AND ${toTarget}${scoped}${existsLimit(source)})`);
       break;
     }
     default:
@@ -181,8 +181,19 @@ function selectOne(step: StepSql, condition: string | null, value = '1'): string
   const scoped = scopeSql(target, scopes, alias);
   if (scoped !== undefined) clauses.push(scoped);
   if (condition !== null) clauses.push(condition);
-  const limit = value === '1' ? '' : ' LIMIT 1';
+  const limit = value === '1' ? existsLimit(source) : ' LIMIT 1';
   return `SELECT ${value} FROM ${table(target)} AS ${identifier(source, alias)} WHERE ${clauses.join(' AND ')}${limit}`;
+}
+
+/**
+ * What ends an `EXISTS` subquery: ` LIMIT 1` on SQLite, nothing elsewhere. SQLite 3.52 rewrites a
+ * correlated `EXISTS` into a join over an automatic index, and that join answers a row past the
+ * page's OFFSET again when several related rows match (`LIMIT 1 OFFSET 1` over one matching parent
+ * with two matching children gives that parent). A LIMIT keeps the subquery a subquery; the answer
+ * is the same.
+ */
+function existsLimit(model: ModelStatic<Model>): string {
+  return model.sequelize!.getDialect() === 'sqlite' ? ' LIMIT 1' : '';
 }
 
 function whereSql(model: ModelStatic<Model>, where: WhereOptions, alias: string): string {
