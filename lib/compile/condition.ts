@@ -120,5 +120,7 @@ function sqliteJsonContains(quoted: string, value: unknown, escape: (v: unknown)
     );
     return pairs.length === 0 ? '1=1' : pairs.join(' AND ');
   }
-  return `EXISTS (SELECT 1 FROM json_each(${quoted}) WHERE json_each.value = ${jsonValue(value)})`;
+  // LIMIT 1 keeps SQLite 3.52 from rewriting the EXISTS into a join that answers a row past OFFSET again when
+  // the array holds the value more than once (see existsLimit in relations.ts).
+  return `EXISTS (SELECT 1 FROM json_each(${quoted}) WHERE json_each.value = ${jsonValue(value)} LIMIT 1)`;
 }

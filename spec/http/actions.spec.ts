@@ -343,6 +343,24 @@ for (const db of databases)
           });
         }
 
+        it('answers a json filter matching a value held twice once, and nothing past the last page', async () => {
+          // SQLite 3.52 rewrote the json_each EXISTS into a join that answered the row again past OFFSET.
+          const twice = await catalog.Product.create({
+            sku: 'J-2',
+            name: 'Jumble',
+            price: '1.00',
+            tags: ['dup', 'dup'],
+          });
+          try {
+            const first = await server.get('/products?filter[tags][json]="dup"&perPage=1');
+            assert.deepEqual(names(first), ['Jumble']);
+            assert.equal(first.body.meta.pagination.count, 1);
+            assert.deepEqual(names(await server.get('/products?filter[tags][json]="dup"&perPage=1&page=2')), []);
+          } finally {
+            await twice.destroy({ force: true });
+          }
+        });
+
         const failures: [string, string, string][] = [
           ['filter[colour]=red', 'colour', 'columnNotFound'],
           ['filter[secret]=s1', 'secret', 'columnNotFound'],
