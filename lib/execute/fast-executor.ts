@@ -5,7 +5,7 @@
  * `sequelize.query` with every option it honours (transaction, useMaster, logging, hooks…).
  */
 import { QueryTypes, type FindOptions, type Model, type ModelStatic, type Sequelize } from 'sequelize';
-import { driverRefusal, driverSelect } from './driver-connection.js';
+import { driverRefusal, driverSelect, driverSelects } from './driver-connection.js';
 import type { Executor, PreparedSelect, RawShape } from './executor.js';
 import { privateSequelize } from './private-sequelize.js';
 import { FRAGMENT_LIMIT, stateOf } from './state.js';
@@ -138,6 +138,12 @@ async function page(select: FastSelect, shape: RawShape): Promise<Record<string,
  * (as `Model.count` leaves out a default scope's), on the same WHERE as the page.
  */
 async function count(select: FastSelect): Promise<number> {
+  const { sql, options } = countQuery(select);
+  return countOf(await run(select.model.sequelize!, sql, options, select.driver));
+}
+
+/** The SQL and the options of a select's count. */
+function countQuery(select: FastSelect): { sql: string; options: Record<string, unknown> } {
   const sequelize = select.model.sequelize!;
   const counted = [[sequelize.fn('count', sequelize.col('*')), 'count']];
   const options: Record<string, unknown> = {
@@ -148,10 +154,23 @@ async function count(select: FastSelect): Promise<number> {
     offset: undefined,
     plain: true,
   };
-  const row = (await run(sequelize, selectSql(select, options, '\u0003count'), options, select.driver)) as {
-    count?: unknown;
-  } | null;
-  return Number(row?.count ?? 0);
+  return { sql: selectSql(select, options, '\u0003count'), options };
+}
+
+/** The number in a count's row (plain: the row or null). */
+function countOf(row: unknown): number {
+  return Number((row as { count?: unknown } | null)?.count ?? 0);
+}
+
+/**
+ * The page and the count: on the driver connection both in one round trip (`driverSelects`), else each as
+ * `page` and `count` run it.
+ */
+async function pageAndCount(select: FastSelect, shape: RawShape): Promise<[Record<string, unknown>[], number]> {
+  if (!select.driver) return Promise.all([page(select, shape), count(select)]);
+  const sequelize = select.model.sequelize!;
+  const [rows, counted] = await driverSelects(sequelize, [pageQuery(select), countQuery(select)]);
+  return [convertRows(select.model, rows as Record<string, unknown>[], shape), countOf(counted)];
 }
 
 /** A fast select as the port's `PreparedSelect`. */
@@ -161,6 +180,7 @@ function prepared(select: FastSelect, shape: RawShape): PreparedSelect {
     reusable: select.where !== undefined,
     page: () => page(select, shape),
     count: () => count(select),
+    pageAndCount: () => pageAndCount(select, shape),
     again: (driver) =>
       prepared(
         { ...select, driver: driver && driverRefusal(select.model.sequelize!, select.options) === undefined },
