@@ -145,17 +145,21 @@ export interface DriverStatement {
  * as one query string on one connection (one round trip, one acquisition, one deadline check),
  * each statement giving its own rows; a driver error sends every one of them through
  * `sequelize.query`, as `driverSelect` does. Elsewhere each runs as `driverSelect`. Call only when
- * `driverRefusal` gave none for each statement's options.
+ * `driverRefusal` gave none for each statement's options. `text` is the statements' SQL joined by a space (a caller
+ * may keep it).
  * @example const [rows, count] = await driverSelects(sequelize, [page, counted]);
  */
-export async function driverSelects(sequelize: Sequelize, statements: readonly DriverStatement[]): Promise<unknown[]> {
+export async function driverSelects(
+  sequelize: Sequelize,
+  statements: readonly DriverStatement[],
+  text = statements.map(({ sql }) => sql).join(' '),
+): Promise<unknown[]> {
   if (sequelize.getDialect() !== 'postgres' || statements.length < 2)
     return Promise.all(statements.map(({ sql, options }) => driverSelect(sequelize, sql, options)));
   const useMaster = statements.some(({ options }) => options['useMaster'] === true);
   const connection = await privateSequelize.acquire(sequelize, useMaster);
   let results: PgResult[];
   try {
-    const text = statements.map(({ sql }) => sql).join(' ');
     results = await underRequestDeadline(sequelize, connection, () => executePg(connection, text));
     if (results.length !== statements.length) throw new Error('a result per statement was expected');
   } catch {

@@ -61,6 +61,8 @@ interface FastSelect {
   readonly where: string | undefined;
   /** True when the page and the count run on the driver connection, else through `sequelize.query`. */
   readonly driver: boolean;
+  /** The SQL of the page and of the count once assembled (kept only when `where` is compiled), shared by `again`. */
+  readonly sql: { page?: string; count?: string; both?: string };
 }
 
 /**
@@ -79,7 +81,7 @@ function prepareSelect(model: ModelStatic<Model>, query: FindOptions, shape: Raw
       ? generator.getWhereConditions(options['where'], as, model, options)
       : '';
   const onDriver = driver && driverRefusal(model.sequelize!, options) === undefined;
-  return { model, options, attributesKey: shape.attributes.join('\u0000'), where, driver: onDriver };
+  return { model, options, attributesKey: shape.attributes.join('\u0000'), where, driver: onDriver, sql: {} };
 }
 
 /** Runs a select's SQL on the driver connection or through `sequelize.query`. */
@@ -124,7 +126,16 @@ function selectSql(select: FastSelect, options: Record<string, unknown>, headKey
 /** The SQL and the options of a select's page. */
 function pageQuery(select: FastSelect): { sql: string; options: Record<string, unknown> } {
   const options = { ...select.options };
-  return { sql: selectSql(select, options, select.attributesKey), options };
+  return { sql: kept(select, 'page', () => selectSql(select, options, select.attributesKey)), options };
+}
+
+/**
+ * The SQL of a select's page or count, assembled once: from kept strings and options that are only read, it is the
+ * same text every time. Through `selectQuery` (no compiled WHERE) it is made again.
+ */
+function kept(select: FastSelect, which: 'page' | 'count' | 'both', make: () => string): string {
+  if (select.where === undefined) return make();
+  return (select.sql[which] ??= make());
 }
 
 async function page(select: FastSelect, shape: RawShape): Promise<Record<string, unknown>[]> {
@@ -154,7 +165,7 @@ function countQuery(select: FastSelect): { sql: string; options: Record<string, 
     offset: undefined,
     plain: true,
   };
-  return { sql: selectSql(select, options, '\u0003count'), options };
+  return { sql: kept(select, 'count', () => selectSql(select, options, '\u0003count')), options };
 }
 
 /** The number in a count's row (plain: the row or null). */
@@ -169,7 +180,9 @@ function countOf(row: unknown): number {
 async function pageAndCount(select: FastSelect, shape: RawShape): Promise<[Record<string, unknown>[], number]> {
   if (!select.driver) return Promise.all([page(select, shape), count(select)]);
   const sequelize = select.model.sequelize!;
-  const [rows, counted] = await driverSelects(sequelize, [pageQuery(select), countQuery(select)]);
+  const statements = [pageQuery(select), countQuery(select)];
+  const text = kept(select, 'both', () => statements.map(({ sql }) => sql).join(' '));
+  const [rows, counted] = await driverSelects(sequelize, statements, text);
   return [convertRows(select.model, rows as Record<string, unknown>[], shape), countOf(counted)];
 }
 
