@@ -150,12 +150,18 @@ export async function searchAction(scope: ActionScope): Promise<Reply> {
   state.observer?.searched?.(scope.ctx, { path, reused: known !== undefined });
   let records: Record<string, unknown>[], count: { value: number; estimated: boolean } | undefined;
   try {
-    [records, count] = await Promise.all([
-      select === undefined
-        ? model.findAll(read).then((rows) => rows.map(serializerFor(scope, config.search.method)))
-        : select.page().then((raw) => withheldRows(scope, raw)),
-      counting === 'none' ? undefined : countRows(scope, query, select, counting === 'estimate' ? executor : undefined),
-    ]);
+    if (select !== undefined && counting === 'exact') {
+      const [raw, value] = await select.pageAndCount();
+      [records, count] = [withheldRows(scope, raw), { value, estimated: false }];
+    } else
+      [records, count] = await Promise.all([
+        select === undefined
+          ? model.findAll(read).then((rows) => rows.map(serializerFor(scope, config.search.method)))
+          : select.page().then((raw) => withheldRows(scope, raw)),
+        counting === 'none'
+          ? undefined
+          : countRows(scope, query, select, counting === 'estimate' ? executor : undefined),
+      ]);
   } catch (thrown) {
     return unreadableJsonReply(scope, plan, thrown);
   }

@@ -67,10 +67,14 @@ export function driverRefusal(sequelize: Sequelize, options: Readonly<Record<str
 interface SqliteConnection {
   all(sql: string, callback: (error: Error | null, rows: Record<string, unknown>[]) => void): void;
 }
+/** node-postgres's result of one statement; a query string of several statements gives one per statement. */
+interface PgResult {
+  readonly rows: Record<string, unknown>[];
+}
 interface PgConnection {
   query(
     sql: string,
-    callback: (error: (Error & { code?: string }) | null, result: { rows: Record<string, unknown>[] }) => void,
+    callback: (error: (Error & { code?: string }) | null, result: PgResult | PgResult[]) => void,
   ): void;
 }
 interface MariadbConnection {
@@ -86,19 +90,24 @@ function execute(dialect: string, connection: object, sql: string): Promise<Reco
     const sqlite = connection as SqliteConnection;
     return new Promise((resolve, reject) => sqlite.all(sql, (error, rows) => (error ? reject(error) : resolve(rows))));
   }
-  if (dialect === 'postgres') {
-    const pg = connection as PgConnection;
-    return new Promise((resolve, reject) =>
-      pg.query(sql, (error, result) => {
-        if (error === null) return resolve(result.rows);
-        const broken =
-          error.code === 'ECONNRESET' || PG_BROKEN.test(String(error)) || error.message === 'Query read timeout';
-        if (broken) privateSequelize.markBroken(connection);
-        reject(error);
-      }),
-    );
-  }
+  if (dialect === 'postgres') return executePg(connection, sql).then((results) => results[0]!.rows);
   return (connection as MariadbConnection).query(sql);
+}
+
+/**
+ * The results of a PostgreSQL query string, one per statement (node-postgres sends it as one simple query); a broken
+ * connection is marked as Sequelize's PostgreSQL query marks it.
+ */
+function executePg(connection: object, sql: string): Promise<PgResult[]> {
+  return new Promise((resolve, reject) =>
+    (connection as PgConnection).query(sql, (error, result) => {
+      if (error === null) return resolve(Array.isArray(result) ? result : [result]);
+      const broken =
+        error.code === 'ECONNRESET' || PG_BROKEN.test(String(error)) || error.message === 'Query read timeout';
+      if (broken) privateSequelize.markBroken(connection);
+      reject(error);
+    }),
+  );
 }
 
 /**
@@ -123,4 +132,43 @@ export async function driverSelect(
   }
   sequelize.connectionManager.releaseConnection(connection);
   return options['plain'] === true ? (rows[0] ?? null) : rows;
+}
+
+/** One SELECT of `driverSelects`: its SQL (ending in `;`) and the options `sequelize.query` would get. */
+export interface DriverStatement {
+  readonly sql: string;
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Runs raw SELECTs as `driverSelect` runs each, answering in the same order. On PostgreSQL they go
+ * as one query string on one connection (one round trip, one acquisition, one deadline check),
+ * each statement giving its own rows; a driver error sends every one of them through
+ * `sequelize.query`, as `driverSelect` does. Elsewhere each runs as `driverSelect`. Call only when
+ * `driverRefusal` gave none for each statement's options. `text` is the statements' SQL joined by a space (a caller
+ * may keep it).
+ * @example const [rows, count] = await driverSelects(sequelize, [page, counted]);
+ */
+export async function driverSelects(
+  sequelize: Sequelize,
+  statements: readonly DriverStatement[],
+  text = statements.map(({ sql }) => sql).join(' '),
+): Promise<unknown[]> {
+  if (sequelize.getDialect() !== 'postgres' || statements.length < 2)
+    return Promise.all(statements.map(({ sql, options }) => driverSelect(sequelize, sql, options)));
+  const useMaster = statements.some(({ options }) => options['useMaster'] === true);
+  const connection = await privateSequelize.acquire(sequelize, useMaster);
+  let results: PgResult[];
+  try {
+    results = await underRequestDeadline(sequelize, connection, () => executePg(connection, text));
+    if (results.length !== statements.length) throw new Error('a result per statement was expected');
+  } catch {
+    sequelize.connectionManager.releaseConnection(connection);
+    return Promise.all(statements.map(({ sql, options }) => sequelize.query(sql, options)));
+  }
+  sequelize.connectionManager.releaseConnection(connection);
+  return statements.map(({ options }, i) => {
+    const { rows } = results[i]!;
+    return options['plain'] === true ? (rows[0] ?? null) : rows;
+  });
 }

@@ -26,6 +26,8 @@ export interface PreparedSelect {
   page(): Promise<Record<string, unknown>[]>;
   /** The number of rows its conditions match. */
   count(): Promise<number>;
+  /** `page()` and `count()` together, which the fast executor sends in one round trip where it can. */
+  pageAndCount(): Promise<[Record<string, unknown>[], number]>;
   /** The same select for a later request, on the driver connection when `driver` and the instance allows it now. */
   again(driver: boolean): PreparedSelect;
 }

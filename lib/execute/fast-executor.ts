@@ -5,7 +5,7 @@
  * `sequelize.query` with every option it honours (transaction, useMaster, logging, hooks…).
  */
 import { QueryTypes, type FindOptions, type Model, type ModelStatic, type Sequelize } from 'sequelize';
-import { driverRefusal, driverSelect } from './driver-connection.js';
+import { driverRefusal, driverSelect, driverSelects } from './driver-connection.js';
 import type { Executor, PreparedSelect, RawShape } from './executor.js';
 import { privateSequelize } from './private-sequelize.js';
 import { FRAGMENT_LIMIT, stateOf } from './state.js';
@@ -61,6 +61,8 @@ interface FastSelect {
   readonly where: string | undefined;
   /** True when the page and the count run on the driver connection, else through `sequelize.query`. */
   readonly driver: boolean;
+  /** The SQL of the page and of the count once assembled (kept only when `where` is compiled), shared by `again`. */
+  readonly sql: { page?: string; count?: string; both?: string };
 }
 
 /**
@@ -79,7 +81,7 @@ function prepareSelect(model: ModelStatic<Model>, query: FindOptions, shape: Raw
       ? generator.getWhereConditions(options['where'], as, model, options)
       : '';
   const onDriver = driver && driverRefusal(model.sequelize!, options) === undefined;
-  return { model, options, attributesKey: shape.attributes.join('\u0000'), where, driver: onDriver };
+  return { model, options, attributesKey: shape.attributes.join('\u0000'), where, driver: onDriver, sql: {} };
 }
 
 /** Runs a select's SQL on the driver connection or through `sequelize.query`. */
@@ -124,7 +126,16 @@ function selectSql(select: FastSelect, options: Record<string, unknown>, headKey
 /** The SQL and the options of a select's page. */
 function pageQuery(select: FastSelect): { sql: string; options: Record<string, unknown> } {
   const options = { ...select.options };
-  return { sql: selectSql(select, options, select.attributesKey), options };
+  return { sql: kept(select, 'page', () => selectSql(select, options, select.attributesKey)), options };
+}
+
+/**
+ * The SQL of a select's page or count, assembled once: from kept strings and options that are only read, it is the
+ * same text every time. Through `selectQuery` (no compiled WHERE) it is made again.
+ */
+function kept(select: FastSelect, which: 'page' | 'count' | 'both', make: () => string): string {
+  if (select.where === undefined) return make();
+  return (select.sql[which] ??= make());
 }
 
 async function page(select: FastSelect, shape: RawShape): Promise<Record<string, unknown>[]> {
@@ -138,6 +149,12 @@ async function page(select: FastSelect, shape: RawShape): Promise<Record<string,
  * (as `Model.count` leaves out a default scope's), on the same WHERE as the page.
  */
 async function count(select: FastSelect): Promise<number> {
+  const { sql, options } = countQuery(select);
+  return countOf(await run(select.model.sequelize!, sql, options, select.driver));
+}
+
+/** The SQL and the options of a select's count. */
+function countQuery(select: FastSelect): { sql: string; options: Record<string, unknown> } {
   const sequelize = select.model.sequelize!;
   const counted = [[sequelize.fn('count', sequelize.col('*')), 'count']];
   const options: Record<string, unknown> = {
@@ -148,10 +165,25 @@ async function count(select: FastSelect): Promise<number> {
     offset: undefined,
     plain: true,
   };
-  const row = (await run(sequelize, selectSql(select, options, '\u0003count'), options, select.driver)) as {
-    count?: unknown;
-  } | null;
-  return Number(row?.count ?? 0);
+  return { sql: kept(select, 'count', () => selectSql(select, options, '\u0003count')), options };
+}
+
+/** The number in a count's row (plain: the row or null). */
+function countOf(row: unknown): number {
+  return Number((row as { count?: unknown } | null)?.count ?? 0);
+}
+
+/**
+ * The page and the count: on the driver connection both in one round trip (`driverSelects`), else each as
+ * `page` and `count` run it.
+ */
+async function pageAndCount(select: FastSelect, shape: RawShape): Promise<[Record<string, unknown>[], number]> {
+  if (!select.driver) return Promise.all([page(select, shape), count(select)]);
+  const sequelize = select.model.sequelize!;
+  const statements = [pageQuery(select), countQuery(select)];
+  const text = kept(select, 'both', () => statements.map(({ sql }) => sql).join(' '));
+  const [rows, counted] = await driverSelects(sequelize, statements, text);
+  return [convertRows(select.model, rows as Record<string, unknown>[], shape), countOf(counted)];
 }
 
 /** A fast select as the port's `PreparedSelect`. */
@@ -161,6 +193,7 @@ function prepared(select: FastSelect, shape: RawShape): PreparedSelect {
     reusable: select.where !== undefined,
     page: () => page(select, shape),
     count: () => count(select),
+    pageAndCount: () => pageAndCount(select, shape),
     again: (driver) =>
       prepared(
         { ...select, driver: driver && driverRefusal(select.model.sequelize!, select.options) === undefined },

@@ -86,6 +86,11 @@ const parsers = (): TypeParsers => DataTypes as unknown as TypeParsers;
 const utils = (): UtilsPrivates => Utils;
 
 let logger: Logger | null | undefined;
+/**
+ * The debug channel of each dialect, made once: `debug` makes a new instance (and asks the terminal about colours) at
+ * every call, and an instance's `enabled` follows later `debug.enable()` calls itself.
+ */
+const channels = new Map<string, { readonly enabled: boolean }>();
 
 /** Sequelize's logger module, loaded once; null when this Sequelize has none there. */
 function loggerModule(): Logger | null {
@@ -194,7 +199,10 @@ export const privateSequelize = {
   sqlDebugEnabled(dialect: string): boolean {
     const channel = DEBUG_CHANNEL[dialect];
     const found = loggerModule();
-    return channel === undefined || found === null || found.debugContext(channel).enabled;
+    if (channel === undefined || found === null) return true;
+    let context = channels.get(channel);
+    if (context === undefined) channels.set(channel, (context = found.debugContext(channel)));
+    return context.enabled;
   },
 
   /**

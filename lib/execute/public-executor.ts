@@ -27,6 +27,7 @@ function prepared(model: ModelStatic<Model>, query: FindOptions, shape: RawShape
     page: () => page(model, query, shape),
     // count leaves out the page and the order itself.
     count: () => model.count(query),
+    pageAndCount: () => Promise.all([page(model, query, shape), model.count(query)]),
     again: () => prepared(model, query, shape),
   };
 }

@@ -202,7 +202,11 @@ function start(side: Side, dialect: Dialect): Promise<Server> {
   const profile =
     process.env['BENCH_CPU_PROF'] === undefined
       ? []
-      : ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF']}`];
+      : [
+          '--cpu-prof',
+          `--cpu-prof-dir=${process.env['BENCH_CPU_PROF']}`,
+          `--cpu-prof-interval=${process.env['BENCH_CPU_PROF_INTERVAL'] ?? 1000}`,
+        ];
   const env = { ...process.env, BENCH_PORT: String(FIRST_PORT + (nextPort++ % 100)) };
   const child = spawn(
     process.execPath,

@@ -235,11 +235,13 @@ for (const db of databases.filter((database) => database.dialect !== 'sqlite'))
       it('reads a page and its count on the readers, and on the writer when a hook sets useMaster', async () => {
         acquired.length = 0;
         paths.length = 0;
+        // PostgreSQL sends the page and the count in one query string, on one connection.
+        const each = db.dialect === 'postgres' ? 1 : 2;
         const plain = await server.request('GET', '/items?sort=-name');
-        assert.deepEqual(acquired, ['read', 'read']);
+        assert.deepEqual(acquired, Array(each).fill('read'));
         acquired.length = 0;
         const master = await server.request('GET', '/master?sort=-name');
-        assert.deepEqual(acquired, ['write', 'write']);
+        assert.deepEqual(acquired, Array(each).fill('write'));
         assert.deepEqual(paths, ['driver', 'driver']);
         assert.equal(master.text, plain.text);
       });
