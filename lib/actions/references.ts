@@ -62,13 +62,12 @@ export function referencesOf(model: ModelStatic<Model>): readonly Reference[] {
   return [...found.values()];
 }
 
+/** Whether two table names (a string, or `{ tableName, schema }` as Sequelize gives them) name the same table. */
 function sameTable(a: unknown, b: unknown): boolean {
   const name = (table: unknown) =>
-    typeof table === 'string' ? table : (table as { tableName?: string } | undefined)?.tableName;
-  return (
-    b !== undefined &&
-    (a === b || (typeof b === 'object' && b !== null && 'tableName' in b ? name(a) === name(b) : name(a) === b))
-  );
+    typeof table === 'string' ? table : (table as { tableName?: string } | null | undefined)?.tableName;
+  const other = name(b);
+  return other !== undefined && name(a) === other;
 }
 
 /**
