@@ -41,13 +41,17 @@ const resolved = new WeakMap<ActionScope, Promise<RowScopes>>();
  * @example const scopes = await rowScopesOf(scope, 'search');
  */
 export function rowScopesOf(scope: ActionScope, action: CrudMethod): Promise<RowScopes> {
+  // An instance without scoped models (most apps) answers the same settled promise, remembering nothing.
+  const models = scoped.get(scope.model.sequelize!);
+  if (models === undefined) return UNSCOPED;
   const known = resolved.get(scope);
   if (known !== undefined) return known;
-  const models = scoped.get(scope.model.sequelize!);
-  const scopes = models === undefined ? Promise.resolve(NO_ROW_SCOPES) : resolve(scope, action, models);
+  const scopes = resolve(scope, action, models);
   resolved.set(scope, scopes);
   return scopes;
 }
+
+const UNSCOPED: Promise<RowScopes> = Promise.resolve(NO_ROW_SCOPES);
 
 async function resolve(
   scope: ActionScope,
