@@ -12,7 +12,8 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { DataTypes, QueryTypes, Sequelize, type FindOptions, type Model, type ModelStatic } from 'sequelize';
+import { DataTypes, QueryTypes, Sequelize, type Model, type ModelStatic } from 'sequelize';
+import { exportOnPrimary, hooks as primaryHooks } from '../../docs/examples/operations/replicas.js';
 import { FORMS, type Form } from '../support/forms.js';
 import { serve, type TestServer } from '../support/http.js';
 import { logMark, replicaSet, replicatedSequelize, statementsSince, type ReplicaSet } from '../support/replicas.js';
@@ -110,7 +111,8 @@ describe('exports with replicas', { skip: 'skip' in set ? set.skip : false }, ()
     instances.push(sequelize);
     const Item = await fill(sequelize, table);
     const router = new Router();
-    const hooks = master ? { modifyExportCsvQuery: (query: FindOptions) => ({ ...query, useMaster: true }) } : {};
+    // The operations guide's hook (docs/examples/operations/replicas.ts).
+    const hooks = master ? primaryHooks : {};
     form.register(
       router,
       'items',
@@ -167,7 +169,7 @@ describe('exports with replicas', { skip: 'skip' in set ? set.skip : false }, ()
         { label: 'on the standby by default', options: {}, on: 'standby' },
         {
           label: 'on the primary with export_csv.use_master',
-          options: { config: { export_csv: { use_master: true } } },
+          options: { config: exportOnPrimary.config! },
           on: 'primary',
         },
         {
@@ -230,7 +232,7 @@ describe('exports with replicas', { skip: 'skip' in set ? set.skip : false }, ()
       it(`completes every row on the primary with export_csv.use_master (${form.name} form)`, async () => {
         const table = `rex${form.initial}onprimary_items`;
         const { server, errors } = await exportServer(form, `rex${form.initial}onprimary`, table, {
-          config: { export_csv: { use_master: true } },
+          config: exportOnPrimary.config!,
         });
         try {
           const result = await download(server, () => deleteAndVacuum(table));
