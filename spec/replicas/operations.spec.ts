@@ -10,6 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import Router from '@koa/router';
@@ -34,6 +35,15 @@ after(async () => {
 });
 
 const DATABASE = 'rop';
+
+it('the operations guide shows the options and export settings this suite and the export suite run', () => {
+  const page = readFileSync('docs/guide/operations.md', 'utf8');
+  const example = readFileSync('docs/examples/operations/replicas.ts', 'utf8');
+  for (const region of ['options', 'export-on-primary']) {
+    assert.match(page, new RegExp(`<<< @/examples/operations/replicas\\.ts#${region}\n`));
+    assert.match(example, new RegExp(`// #region ${region}\n[^]*// #endregion ${region}\n`));
+  }
+});
 const ROWS = 50;
 
 describe('operations with replicas', { skip: 'skip' in set ? set.skip : false }, () => {
