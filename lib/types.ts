@@ -181,6 +181,11 @@ export interface FastCrudConfig {
     readonly http_status: number;
     /** Rows read per query while streaming. */
     readonly batch_size: number;
+    /**
+     * With Sequelize `replication`: read the export's snapshot on the primary instead of a
+     * standby, where a long export cannot be cut by a recovery conflict.
+     */
+    readonly use_master: boolean;
   };
   readonly cors: CorsConfig;
 }

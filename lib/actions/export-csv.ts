@@ -39,7 +39,11 @@ export const EXPORT_STALL_MS = 60_000;
  * memory does not grow with the table. Cells are what search shows: raw rows converted per
  * attribute kind where that gives the same text (`fastColumns`), otherwise model instances
  * serialized as search serializes them (`search.method`, minus hidden fields, then the plugins'
- * `rows` stage). Hooks: `modifyFilters`, `modifyExportCsvQuery`.
+ * `rows` stage). With `replication` the snapshot is read on a standby, or on the primary when
+ * `export_csv.use_master` is set or `modifyExportCsvQuery` returns `useMaster: true`. A batch that
+ * fails after the first bytes (a lost snapshot, such as a recovery conflict on a standby) aborts
+ * the reply: the connection is destroyed with no terminating chunk, so the client sees a failed
+ * transfer, never a short CSV. Hooks: `modifyFilters`, `modifyExportCsvQuery`.
  * @example const reply = await exportCsvAction(resourceScope(bound, ctx));
  */
 export async function exportCsvAction(scope: ActionScope): Promise<Reply | undefined> {
@@ -54,7 +58,9 @@ export async function exportCsvAction(scope: ActionScope): Promise<Reply | undef
   const compiled = { ...compileSearch(model, plan, resource.deletedAt, settings), include };
   const query = await queryStage(scope, 'exportCsv', 'modifyExportCsvQuery', compiled);
   const fast = fastColumns(scope, query, columns);
-  const snapshot = query.transaction ? undefined : await openSnapshot(model.sequelize!);
+  // A hook's `useMaster: true`, or `export_csv.use_master`, puts the snapshot (and so every batch) on the primary.
+  const useMaster = config.export_csv.use_master || (query as { useMaster?: unknown }).useMaster === true;
+  const snapshot = query.transaction ? undefined : await openSnapshot(model.sequelize!, { useMaster });
   const options = {
     size: config.export_csv.batch_size,
     raw: fast !== undefined,
@@ -82,10 +88,11 @@ export async function exportCsvAction(scope: ActionScope): Promise<Reply | undef
       : (rows: Model[]) => Promise.resolve(fastText(fast, rows as unknown as Record<string, unknown>[]));
   void pump(body, first, batches, text)
     .catch((error: unknown) => {
-      // A client that left destroyed the body and stopped the request: nothing to report.
-      const clientLeft = body.destroyed;
-      body.destroy();
-      if (!clientLeft) ctx.app.emit('error', error, ctx);
+      // A client that left destroyed the body and stopped the request: nothing to report. Otherwise
+      // the body fails with the cause: Koa's pipeline destroys the connection with no terminating
+      // chunk, so the client sees a failed transfer (never a complete short CSV), and reports the
+      // cause once on the app's error event.
+      if (!body.destroyed) body.destroy(error instanceof Error ? error : new Error(String(error)));
     })
     .finally(() =>
       batches

@@ -42,7 +42,7 @@ export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
     deleted_by_field: 'deleted_by',
   },
   restore: { http_status: 200, method: 'toJSON', find_field: null },
-  export_csv: { http_status: 200, batch_size: 1000 },
+  export_csv: { http_status: 200, batch_size: 1000, use_master: false },
   cors: { origins: [], credentials: false, max_age: 600 },
 });
 

@@ -85,8 +85,18 @@ const TIMEOUT_CODES: ReadonlySet<string> = new Set([
 /** MariaDB: max_statement_time exceeded, query interrupted (KILL QUERY); MySQL's max_execution_time. */
 const TIMEOUT_ERRNOS: ReadonlySet<number> = new Set([1969, 1317, 3024]);
 
-/** Messages node-postgres gives a query whose connection went away, which carry no code. */
-const UNAVAILABLE_MESSAGES: readonly RegExp[] = [/^Connection terminated/, /is not queryable$/, /^Query read timeout$/];
+/**
+ * Messages node-postgres gives a query whose connection went away, which carry no code; and a
+ * PostgreSQL hot standby's recovery conflict (`canceling statement` or `terminating connection due
+ * to conflict with recovery`, SQLSTATE 40001 as a serialization failure has): replay removed rows
+ * the query's snapshot needed, and the same read again, on this standby or another, can succeed.
+ */
+const UNAVAILABLE_MESSAGES: readonly RegExp[] = [
+  /^Connection terminated/,
+  /is not queryable$/,
+  /^Query read timeout$/,
+  /due to conflict with recovery$/,
+];
 
 /** How deep the chain of wrapped errors (`original`, `parent`, `cause`) is followed. */
 const MAX_DEPTH = 4;

@@ -10,17 +10,25 @@ import { Transaction, type Sequelize } from 'sequelize';
  *   is a file in WAL mode. An in-memory database has one connection that every request shares (a
  *   transaction there would take in other requests' writes), and in a rollback-journal file a
  *   reader holding a transaction blocks every writer until it ends: both get undefined.
- * With `replication`, the transaction runs on a reader, as the export's queries did before.
+ * With `replication`, the transaction runs on a reader (Sequelize takes a read-only transaction's
+ * connection from the read pool), or on the primary with `useMaster: true`: the transaction then
+ * starts as Sequelize's ordinary one, on the write pool, and is made read-only by the statements below.
  * End it with `endSnapshot`, on every path.
- * @example const snapshot = await openSnapshot(sequelize); try { … } finally { await endSnapshot(snapshot); }
+ * @example
+ * const snapshot = await openSnapshot(sequelize, { useMaster: false });
+ * try { … } finally { await endSnapshot(snapshot); }
  */
-export async function openSnapshot(sequelize: Sequelize): Promise<Transaction | undefined> {
+export async function openSnapshot(
+  sequelize: Sequelize,
+  { useMaster = false }: SnapshotOptions = {},
+): Promise<Transaction | undefined> {
   const dialect = sequelize.getDialect();
   if (dialect === 'sqlite' && !(await isWalFile(sequelize))) return undefined;
   if (dialect !== 'postgres' && dialect !== 'mariadb' && dialect !== 'mysql' && dialect !== 'sqlite') return undefined;
-  // readOnly: Sequelize takes the connection from the read pool when there is replication.
+  // readOnly: Sequelize takes the connection from the read pool when there is replication; the
+  // write pool without it. The statements below make the transaction read-only either way.
   const transaction = await sequelize.transaction({
-    readOnly: true,
+    readOnly: !useMaster,
     ...(dialect === 'postgres'
       ? { isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ }
       : dialect === 'sqlite'
@@ -45,6 +53,12 @@ export async function openSnapshot(sequelize: Sequelize): Promise<Transaction | 
     await endSnapshot(transaction);
     throw error;
   }
+}
+
+/** Where a snapshot runs. */
+export interface SnapshotOptions {
+  /** With `replication`: on the primary (the write pool) instead of a reader. Default false. */
+  readonly useMaster?: boolean | undefined;
 }
 
 /**

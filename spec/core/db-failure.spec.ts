@@ -49,6 +49,19 @@ describe('classifyDatabaseError', () => {
       classifyDatabaseError(dbError(driverError('Connection terminated unexpectedly', {}))),
       'databaseUnavailable',
     );
+    // A hot standby cancels a query, or ends an idle-in-transaction session, whose snapshot replay conflicts with.
+    for (const message of [
+      'canceling statement due to conflict with recovery',
+      'terminating connection due to conflict with recovery',
+    ])
+      assert.equal(classifyDatabaseError(dbError(driverError(message, { code: '40001' }))), 'databaseUnavailable');
+    // A serialization failure on the primary is not an outage.
+    assert.equal(
+      classifyDatabaseError(
+        dbError(driverError('could not serialize access due to concurrent update', { code: '40001' })),
+      ),
+      undefined,
+    );
     assert.equal(
       classifyDatabaseError(
         dbError(

@@ -36,13 +36,16 @@ export interface Server {
   readonly log: string;
 }
 
-/** The replica set, or why the suite is skipped (outside CI only). */
-export async function replicaSet(name: string): Promise<ReplicaSet | { skip: string }> {
+/**
+ * The replica set, or why the suite is skipped (outside CI only). `own: true` always builds one for
+ * this process, even under `.ci/run`: for a suite that stops, restarts or reconfigures the servers.
+ */
+export async function replicaSet(name: string, { own = false } = {}): Promise<ReplicaSet | { skip: string }> {
   // The clusters' names carry the process id, so parallel runs of one suite never share them.
   const tag = `${name}${process.pid}`;
   let variables: Record<string, string | undefined> = process.env;
   let built = false;
-  if (process.env['FAST_CRUD_REPLICA_PRIMARY'] === undefined) {
+  if (own || process.env['FAST_CRUD_REPLICA_PRIMARY'] === undefined) {
     try {
       const { stdout } = await run('bash', [SCRIPT, 'up', tag], { timeout: 120_000 });
       variables = Object.fromEntries(
