@@ -83,6 +83,13 @@ for (const db of databases)
           },
           scoped,
         );
+        form.register(
+          router,
+          'closed-books',
+          Book,
+          { policy: { fillable: ['title'] }, relations: { tags: { include: true }, lines: {} } },
+          scoped,
+        );
         form.register(router, 'tags', Tag, { policy: { fillable: ['label'] } }, scoped);
         form.register(router, 'book-tags', BookTag, { policy: { fillable: ['bookId', 'tagId'] } }, scoped);
         server = await serve(new Koa().use(router.routes()), errors);
@@ -251,6 +258,26 @@ for (const db of databases)
           { tags: { add: [1] } },
         ]);
         assert.deepEqual(errors, []);
+      });
+
+      it('an association not opened for writing is dropped from the body, as a field that is not fillable', async () => {
+        const created = await send('POST', '/closed-books', { title: 'Closed', tags: [1], lines: [{ sku: 'Z9' }] });
+        assert.equal(created.status, 201, created.text);
+        const id = created.body.data.id as number;
+        assert.deepEqual(await linksOf(id), []);
+        assert.equal(await countOf(models.Line, { bookId: id }), 0);
+      });
+
+      it('a form body writes links too, its ids as text', async () => {
+        const created = await server.request('POST', '/books', {
+          headers: { 'x-library': 'a', 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'title=Form&tags[]=1&tags[]=2',
+        });
+        assert.equal(created.status, 201, created.text);
+        assert.deepEqual(await linksOf(created.body.data.id as number), [
+          [1, 'a'],
+          [2, 'a'],
+        ]);
       });
 
       it('registration refuses a has-many without fillable, a belongs-to and a deeper path', () => {
