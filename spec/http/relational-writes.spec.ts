@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { DataTypes, type Model, type ModelStatic, type Sequelize } from 'sequelize';
-import { tenantScope } from '../../lib/index.js';
+import { clientError, tenantScope } from '../../lib/index.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { FORMS } from '../support/forms.js';
 import { serve, type TestServer } from '../support/http.js';
@@ -79,6 +79,9 @@ for (const db of databases)
             hooks: {
               beforeCreate: (data) => void seen.push(data),
               beforeUpdate: (_record, data) => void seen.push(data),
+              afterCreate: (record) => {
+                if (record.get('title') === 'Boom') throw clientError(422, 'refused', 'No booms');
+              },
             },
           },
           scoped,
@@ -184,6 +187,33 @@ for (const db of databases)
         const asB = await send('POST', '/books', { title: 'B-book', tags: [3] }, 'b');
         assert.equal(asB.status, 201, asB.text);
         assert.deepEqual(await linksOf(asB.body.data.id as number), [[3, 'b']]);
+      });
+
+      it("setting the links keeps those to another tenant's row and to a soft-deleted row", async () => {
+        const { Book, BookTag } = models;
+        const book = await Book.create({ libraryId: 'a', title: 'Legacy' });
+        const id = book.get('id') as number;
+        await BookTag.bulkCreate([
+          { libraryId: 'a', bookId: id, tagId: 2 },
+          { libraryId: 'b', bookId: id, tagId: 3 },
+          { libraryId: 'a', bookId: id, tagId: 4 },
+        ]);
+        const set = await send('PATCH', `/books/${id}`, { tags: [1] });
+        assert.equal(set.status, 200, set.text);
+        assert.deepEqual(await linksOf(id), [
+          [1, 'a'],
+          [3, 'b'],
+          [4, 'a'],
+        ]);
+      });
+
+      it("a hook's throw after the links were written rolls them back with the record", async () => {
+        const before = await models.BookTag.count();
+        const boom = await send('POST', '/books', { title: 'Boom', tags: [1, 2], lines: [{ sku: 'X1', quantity: 1 }] });
+        assert.equal(boom.status, 422, boom.text);
+        assert.equal(await countOf(models.Book, { title: 'Boom' }), 0);
+        assert.equal(await models.BookTag.count(), before);
+        assert.equal(await countOf(models.Line, { sku: 'X1' }), 0);
       });
 
       it('a bad shape is a 400 naming the field', async () => {
