@@ -36,6 +36,7 @@ export type {
   RowScope,
   RowScopes,
   RelationPolicy,
+  RelationWrite,
 } from './types.js';
 // The types the main entry's signatures name: a resource's relations, the class form typed by its model.
 export type {

@@ -499,4 +499,16 @@ export interface RelationPolicy {
   readonly filterable: ReadonlySet<string>;
   /** True when `include=<path>` may load the association. */
   readonly include: boolean;
+  /** How a create or update body may write the association (`relations.<name>.write`); absent when closed. */
+  readonly write?: RelationWrite | undefined;
+}
+
+/**
+ * How a body writes an association opened with `write: true`: the links of a belongs-to-many (`links`), or new
+ * rows of a has-many on create (`nested`), each limited to `fillable` (attribute names of the associated model).
+ * @example ({ kind: 'nested', fillable: new Set(['sku', 'quantity']) })
+ */
+export interface RelationWrite {
+  readonly kind: 'links' | 'nested';
+  readonly fillable: ReadonlySet<string>;
 }

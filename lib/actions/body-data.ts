@@ -5,6 +5,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { bodyProblem, problemItem } from '../core/depth.js';
 import { fillableFields, payloadOf } from '../core/record-plan.js';
+import { splitRelational } from '../core/relation-writes.js';
 import { issueFailItems } from '../core/standard-schema.js';
 import { outsideDeadline } from '../execute/deadline.js';
 import type { ActionScope } from '../resource/scope.js';
@@ -16,7 +17,8 @@ import type { FailItem, Reply } from '../types.js';
  * string or key (`tooDeep`, `invalidValue`), checked without recursion before anything else reads it; the body must be
  * a non-empty object (`emptyPayload`); the action's validation schema, if
  * any, checks it as sent and its output value replaces it (`schema`, one item per issue); then only
- * fillable fields are kept, each checked against its attribute's kind (`type`). The
+ * fillable fields are kept, each checked against its attribute's kind (`type`), with the fields that name an
+ * association opened for writing (`relations.<name>.write`, checked later by the relational step). The
  * `before…Fill` hook sees the result.
  * @example const data = await bodyData(scope, 'create'); if (E.isLeft(data)) return data.left;
  */
@@ -41,5 +43,7 @@ export async function bodyData(
     fields = E.isRight(output) ? output.right : {};
   }
   const data = fillableFields(scope.model, fields, scope.resource.policy, form);
-  return E.isLeft(data) ? fail(data.left) : E.right(data.right);
+  // The associations opened for writing stay, as sent: hooks see them, the relational step checks and writes them.
+  const { relational } = splitRelational(fields, scope.resource.policy.relations);
+  return E.isLeft(data) ? fail(data.left) : E.right({ ...data.right, ...relational });
 }

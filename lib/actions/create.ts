@@ -12,25 +12,31 @@ import { rowScopesOf } from '../resource/row-scopes.js';
 import { bodyData } from './body-data.js';
 import { checkReferences } from './references.js';
 import { inTransaction, recordReply } from './records.js';
+import { relationalFailReply, relationalStep } from './relation-writes.js';
 import { dataStage } from './stages.js';
 
 /**
  * Serves `POST <uri>`: fillable fields of the body, validated by the model, written in one
- * transaction; hooks `beforeCreateFill`, `beforeCreate` and `afterCreate`; 201 with the record,
- * and a `Location` header naming its read URL when `crud` registered read.
+ * transaction with the associations the body writes (`relationalStep`); hooks `beforeCreateFill`,
+ * `beforeCreate` and `afterCreate`; 201 with the record, and a `Location` header naming its read URL
+ * when `crud` registered read.
  * @example const reply = await createAction(resourceScope(bound, ctx));
  */
 export async function createAction(scope: ActionScope): Promise<Reply> {
   const body = await bodyData(scope, 'create');
   if (E.isLeft(body)) return body.left;
   const filled = (await scope.hook('beforeCreateFill', body.right)) ?? body.right;
-  const { record, reply } = await inTransaction(scope, async (transaction) => {
-    const data = await dataStage(scope, 'create', (await scope.hook('beforeCreate', filled)) ?? filled);
+  const written = await inTransaction(scope, async (transaction) => {
+    const staged = await dataStage(scope, 'create', (await scope.hook('beforeCreate', filled)) ?? filled);
+    const { data, write } = await relationalStep(scope, 'create', staged, transaction);
     await checkReferences(scope.model, data, await rowScopesOf(scope, 'create'), transaction);
     const created = await scope.model.create(data, { transaction });
+    await write(created);
     await scope.hook('afterCreate', created);
     return { record: created, reply: await recordReply(scope, 'create', created, scope.config.create) };
-  });
+  }).catch(relationalFailReply);
+  if (!('record' in written)) return written;
+  const { record, reply } = written;
   const location = reply.status < 300 ? locationOf(scope, record) : undefined;
   return location === undefined ? reply : { ...reply, headers: { ...reply.headers, Location: location } };
 }

@@ -10,12 +10,13 @@ import { rowScopesOf } from '../resource/row-scopes.js';
 import { bodyData } from './body-data.js';
 import { checkReferences } from './references.js';
 import { findRecord, inTransaction, recordReply } from './records.js';
+import { relationalFailReply, relationalStep } from './relation-writes.js';
 import { dataStage } from './stages.js';
 
 /**
- * Serves `PUT|PATCH|POST <uri>/{id}`: a partial update of fillable fields in one transaction,
- * 404 when missing or soft-deleted; hooks `beforeUpdateFill`, `modifyUpdateQuery`, `beforeUpdate`
- * and `afterUpdate`.
+ * Serves `PUT|PATCH|POST <uri>/{id}`: a partial update of fillable fields in one transaction, with
+ * the links the body writes (`relationalStep`), 404 when missing or soft-deleted; hooks
+ * `beforeUpdateFill`, `modifyUpdateQuery`, `beforeUpdate` and `afterUpdate`.
  * @example const reply = await updateAction(resourceScope(bound, ctx));
  */
 export async function updateAction(scope: ActionScope): Promise<Reply> {
@@ -25,12 +26,14 @@ export async function updateAction(scope: ActionScope): Promise<Reply> {
   return inTransaction(scope, async (transaction) => {
     const record = await findRecord(scope, 'update', 'active', 'modifyUpdateQuery');
     if (record === undefined) return scope.answers.answerNotFound();
-    const data = await dataStage(scope, 'update', (await scope.hook('beforeUpdate', record, filled)) ?? filled);
+    const staged = await dataStage(scope, 'update', (await scope.hook('beforeUpdate', record, filled)) ?? filled);
+    const { data, write } = await relationalStep(scope, 'update', staged, transaction);
     await checkReferences(scope.model, data, await rowScopesOf(scope, 'update'), transaction);
     await record.update(data, { transaction });
+    await write(record);
     await scope.hook('afterUpdate', record);
     return recordReply(scope, 'update', record, scope.config.update);
-  });
+  }).catch(relationalFailReply);
 }
 
 /**

@@ -24,7 +24,8 @@ export function includesFor(
       const target = association.target;
       const nested = children as Record<string, Record<string, unknown>>;
       const attributes = Object.keys(nested).filter((key) => Object.keys(nested[key]!).length === 0);
-      const include = { association: name, attributes, required: false, include: build(target, nested) };
+      const through = association.associationType === 'BelongsToMany' && { through: { attributes: [] } };
+      const include = { association: name, attributes, required: false, ...through, include: build(target, nested) };
       const where = notDeletedWhere(target, deletedAtField);
       return [where === undefined ? include : { ...include, where }];
     });

@@ -116,6 +116,8 @@ export function relationIncludes(
             required: false,
             ...where,
             ...(separate && { separate: true }),
+            // A belongs-to-many's link row is not the record's: no `BookTag` object in each included tag.
+            ...(association.associationType === 'BelongsToMany' && { through: { attributes: [] } }),
             include: build(target, `${path}.`, underSeparate || separate),
           },
         ];

@@ -87,7 +87,8 @@ export const ERROR_TABLE = Object.freeze({
   foreignKey: {
     status: 409,
     meaning:
-      'a foreign key would point nowhere (naming it on PostgreSQL and MariaDB), or a deleted row is still referenced',
+      'a foreign key would point nowhere (naming it on PostgreSQL and MariaDB), or a deleted row is still ' +
+      'referenced. Also an id of a relational write that finds no row the request may reach (`tags.1`, `tags.add.0`)',
   },
   recordNotFound: { status: 404, meaning: '`{id}` finds no record that the action may use' },
   routeNotFound: {

@@ -9,6 +9,7 @@ import { findColumn, knownNames } from './columns.js';
 import { didYouMean } from './nearest.js';
 import { isSingular, MAX_RELATION_DEPTH, type RelationModel } from './relation-paths.js';
 import { isRecord } from './query-params.js';
+import { relationWriteOf, relationWriteProblems } from './relation-writes.js';
 
 /**
  * What a resource declares for one association path; names may be attribute or column names of the associated model.
@@ -22,6 +23,13 @@ export interface RelationDeclaration {
   readonly sortable?: readonly string[] | undefined;
   /** True when `include=<path>` may load it; default false. */
   readonly include?: boolean | undefined;
+  /**
+   * True when a create or update body may write it (a one-level belongs-to-many or has-many); default false.
+   * See `lib/core/relation-writes.ts`.
+   */
+  readonly write?: boolean | undefined;
+  /** The attributes a nested row of a has-many opened for writing may set; required with `write` for has-many. */
+  readonly fillable?: readonly string[] | undefined;
 }
 
 /** Declarations by association path (`category`, `order.customer`): a path not listed is closed to clients. */
@@ -83,6 +91,7 @@ export function resolveRelations(
           (named(declaration.sortable) ?? all).filter((name) => kindOf(attributes[name]!) !== 'json'),
         ),
         include: declaration.include === true,
+        ...(declaration.write === true && { write: relationWriteOf(model, path, declaration) }),
       };
       return [[path, policy]];
     }),
@@ -115,9 +124,9 @@ export function checkRelations(model: RelationModel, declared: RelationDeclarati
         return [`relations names '${path}' but not '${prefix}', which it goes through`];
       source = association.target;
     }
-    const lists = ['hidden', 'filterable', 'sortable'] as const;
+    const lists = ['hidden', 'filterable', 'sortable', 'fillable'] as const;
     const known = knownNames(source);
-    return lists.flatMap((key) =>
+    const names = lists.flatMap((key) =>
       (declaration[key] ?? []).flatMap((name) => {
         if (findColumn(source, name) !== undefined) return [];
         return [
@@ -126,6 +135,7 @@ export function checkRelations(model: RelationModel, declared: RelationDeclarati
         ];
       }),
     );
+    return [...names, ...relationWriteProblems(model, path, declaration)];
   });
 }
 

@@ -8,6 +8,7 @@ import { isSingular, type RelationModel } from '../core/relation-paths.js';
 import type { AttributeSource, CrudMethod, FastCrudConfig, FieldPolicy, PlanOptions } from '../types.js';
 import { objectSchema, requiredOnCreate, attributeSchema, type JsonSchema } from './attribute-schema.js';
 import { operationFor } from './operations.js';
+import { relationInputProperties } from './relation-inputs.js';
 import { filterParameters, includeParameter, sortParameter } from './query-parameters.js';
 
 /** One resource as `crud` registers it, with its model and field policy. */
@@ -88,12 +89,20 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
       '',
       dialect,
     );
-    schemas[`${name}Input`] = objectSchema(
-      resource.model,
-      resource.policy.fillable,
-      requiredOnCreate(resource.model, resource.policy.fillable),
+    const relational = (action: 'create' | 'update') =>
+      relationInputProperties(resource.model, resource.policy, action, config.global.find_field);
+    schemas[`${name}Input`] = withProperties(
+      objectSchema(
+        resource.model,
+        resource.policy.fillable,
+        requiredOnCreate(resource.model, resource.policy.fillable),
+      ),
+      relational('create'),
     );
-    schemas[`${name}InputPatch`] = { ...objectSchema(resource.model, resource.policy.fillable), minProperties: 1 };
+    schemas[`${name}InputPatch`] = {
+      ...withProperties(objectSchema(resource.model, resource.policy.fillable), relational('update')),
+      minProperties: 1,
+    };
     const tag = unique(resource.uri, (candidate) => tags.some((t) => t.name === candidate));
     tags.push({ name: tag, description: `${name} records at /${resource.uri}` });
     const statuses = {
@@ -151,6 +160,12 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
       ...(Object.keys(securitySchemes).length > 0 && { securitySchemes: { ...securitySchemes } }),
     },
   };
+}
+
+/** An object schema with more properties. */
+function withProperties(schema: JsonSchema, more: Record<string, JsonSchema>): JsonSchema {
+  if (Object.keys(more).length === 0) return schema;
+  return { ...schema, properties: { ...(schema['properties'] as Record<string, JsonSchema>), ...more } };
 }
 
 /** `name`, or `name2`, `name3`… : the first that `taken` does not claim. */

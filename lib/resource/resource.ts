@@ -35,7 +35,8 @@ export type AssociatedModels<M extends Model> = {
 
 /**
  * What a resource opens of one association: the attributes kept from clients (`hidden`), those
- * filters and sorts may name (default: every one not hidden), and whether `include` may load it.
+ * filters and sorts may name (default: every one not hidden), whether `include` may load it, and
+ * whether a create or update body may write it (`write`, with a has-many's `fillable`).
  * @example { hidden: ['secret'], filterable: ['name'], include: true }
  */
 export interface RelationSpec<T extends Model> {
@@ -43,6 +44,13 @@ export interface RelationSpec<T extends Model> {
   readonly filterable?: readonly AttributeName<T>[];
   readonly sortable?: readonly AttributeName<T>[];
   readonly include?: boolean;
+  /**
+   * True when a create or update body may write the association (`"tags": [1, 3]` for a belongs-to-many, nested rows
+   * for a has-many on create); default false.
+   */
+  readonly write?: boolean;
+  /** The attributes each nested row of a has-many opened with `write` may set: required for has-many. */
+  readonly fillable?: readonly AttributeName<T>[];
 }
 
 /**

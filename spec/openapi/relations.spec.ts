@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Sequelize } from 'sequelize';
 import { openApiDocument, openApiResource, resource } from '../../lib/index.js';
+import { orders } from '../../docs/examples/relations/writes.js';
 import { defineRelationCatalog } from '../support/relations-catalog.js';
 
 const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
@@ -47,6 +48,41 @@ describe('openApiDocument with relations', () => {
       items.filter((item) => item.includes('tags.')),
       [],
     );
+  });
+
+  it('returns a valid OpenAPI 3.1 document', async () => {
+    const result = await new Validator().validate(document as never);
+    assert.equal(result.valid, true, JSON.stringify(result.errors));
+  });
+});
+
+describe('openApiDocument with relational writes', () => {
+  const document = openApiDocument({
+    info: { title: 'Orders', version: '1' },
+    resources: [openApiResource('orders', orders, { config: { global: { find_field_is_uuid: false } } })],
+  }) as { components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> } };
+  const { OrderInput, OrderInputPatch } = document.components.schemas;
+
+  it('returns a belongs-to-many as an array of ids or an add/remove object, on create and update', () => {
+    const ids = { type: 'array', items: { type: 'integer' } };
+    for (const input of [OrderInput!, OrderInputPatch!]) {
+      const labels = input.properties['labels']!;
+      assert.deepEqual(labels['oneOf'], [
+        ids,
+        { type: 'object', properties: { add: ids, remove: ids }, additionalProperties: false, minProperties: 1 },
+      ]);
+    }
+  });
+
+  it('returns a has-many as an array of rows of its own fillable attributes, on create only', () => {
+    const lines = OrderInput!.properties['lines'] as {
+      type: string;
+      items: { properties: object; required: string[] };
+    };
+    assert.equal(lines.type, 'array');
+    assert.deepEqual(Object.keys(lines.items.properties), ['sku', 'quantity']);
+    assert.deepEqual(lines.items.required, ['sku', 'quantity']);
+    assert.equal(OrderInputPatch!.properties['lines'], undefined);
   });
 
   it('returns a valid OpenAPI 3.1 document', async () => {

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { Sequelize } from 'sequelize';
 import { createDemoApp } from '../../docs/examples/demo/app.js';
 import { openApiDocument, openApiResource, resource } from '../../lib/index.js';
+import { orders } from '../../docs/examples/relations/writes.js';
 import { defineRelationCatalog } from '../support/relations-catalog.js';
 
 const SPECTRAL = 'node_modules/.bin/spectral';
@@ -51,7 +52,7 @@ describe('Spectral (spectral:oas) on the generated documents', () => {
     assert.deepEqual(findings, [], printed(findings));
   });
 
-  it('reports nothing for a resource with relations, includes and abilities under the default security scheme', async () => {
+  it('reports nothing for resources with relations, includes, relational writes and abilities under the default security scheme', async () => {
     const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
     const { Product } = defineRelationCatalog(sequelize, 'spec');
     const products = resource(Product, {
@@ -69,6 +70,7 @@ describe('Spectral (spectral:oas) on the generated documents', () => {
       resources: [
         openApiResource('products', products, { moduleName: 'shop' }),
         openApiResource('admin/products', products),
+        openApiResource('orders', orders, { config: { global: { find_field_is_uuid: false } } }),
       ],
     });
     const findings = await lint('relations', document);
