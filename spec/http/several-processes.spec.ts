@@ -122,6 +122,26 @@ databases.forEach(({ dialect, database, skip }, index) => {
         await alter('DROP COLUMN legacy_code');
       });
 
+      it(`(${form.name} form) a select that failed on a dropped value column, the column back before the table is described again: 200, not a 500`, async () => {
+        const path = `${base}/options?label=name&value=legacy_code`;
+        await alter('ADD COLUMN legacy_code VARCHAR(20)');
+        assert.deepEqual(columnValues(await a.get(path)), [null, null]);
+        await alter('DROP COLUMN legacy_code');
+        // A's kept description has the column, so its select runs and fails; its new description waits 600 ms, and
+        // the column is back before it runs.
+        assert.equal((await a.request('POST', '/test/describe-delay?ms=600')).status, 204);
+        try {
+          const pending = a.get(path);
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          await alter('ADD COLUMN legacy_code VARCHAR(20)');
+          assert.deepEqual(columnValues(await pending), [null, null]);
+        } finally {
+          await a.request('POST', '/test/describe-delay?ms=0');
+        }
+        await alter('DROP COLUMN legacy_code');
+        columnGone(await a.get(path), 'legacy_code');
+      });
+
       it(`(${form.name} form) requests racing six ADD and DROP COLUMNs answer 200 or a 400 naming it, never a 500`, async (t) => {
         const path = `${base}/options?label=name&value=legacy_code`;
         const statuses = new Map<number, number>();

@@ -2,7 +2,7 @@
  * An app in a process of its own, for the suites that run several processes against one database
  * (spec/http/several-processes.spec.ts, spec/replicas/several-processes.spec.ts): `startApp` spawns
  * this file, which serves the items resource in both forms (`/class/items`, `/resource/items`) on a
- * Koa server of its own. Every process defines the same models with `defineItem`; the suite makes
+ * Koa server of its own, and `POST /test/describe-delay?ms=` (see `describeDelay`). Every process defines the same models with `defineItem`; the suite makes
  * and changes the tables.
  */
 import { spawn } from 'node:child_process';
@@ -142,6 +142,19 @@ export function columnValues(res: AppResponse): unknown[] {
   return (res.body.data as { value: unknown }[]).map((item) => item.value);
 }
 
+/**
+ * A suite's way to widen a race: from now on every table description (`describeTable`, Sequelize's
+ * DESCRIBE queries) waits `ms` before it runs; 0 removes the wait (and the hook, which would keep
+ * the fast executor off the driver connection).
+ */
+function describeDelay(sequelize: Sequelize, ms: number): void {
+  sequelize.removeHook('beforeQuery', 'spDescribeDelay');
+  if (ms > 0)
+    sequelize.addHook('beforeQuery', 'spDescribeDelay', async (options) => {
+      if (options.type === 'DESCRIBE') await new Promise((resolve) => setTimeout(resolve, ms));
+    });
+}
+
 /** A fault on one line: the error's name and message, and those of what it wraps. */
 function describeFault(error: unknown): string {
   const parts: string[] = [];
@@ -163,6 +176,10 @@ async function main(): Promise<void> {
   const sequelize = connect(database, application);
   const router = new Router();
   for (const form of FORMS) form.register(router, `${form.name}/items`, defineItem(sequelize, form), ITEMS);
+  router.post('/test/describe-delay', (ctx) => {
+    describeDelay(sequelize, Number(ctx.query['ms'] ?? 0));
+    ctx.status = 204;
+  });
   const app = new Koa();
   app.silent = true;
   app.on('error', (error: unknown) => process.stderr.write(`fault: ${describeFault(error)}\n`));
