@@ -32,16 +32,16 @@ describe('two app processes on a PostgreSQL primary and its 300 ms-late standby'
 
   /** Waits until the late standby has replayed everything the primary has written so far. */
   const replayed = async () => {
-    const [{ lsn }] = await sequelize.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn', {
+    const [primary] = await sequelize.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn', {
       type: QueryTypes.SELECT,
       useMaster: true,
     });
     for (;;) {
-      const [{ done }] = await sequelize.query<{ done: boolean }>(
-        `SELECT pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn AS done`,
+      const [standby] = await sequelize.query<{ done: boolean }>(
+        `SELECT pg_last_wal_replay_lsn() >= '${primary!.lsn}'::pg_lsn AS done`,
         { type: QueryTypes.SELECT },
       );
-      if (done) return;
+      if (standby!.done) return;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
