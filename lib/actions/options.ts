@@ -101,7 +101,7 @@ async function readWithinCap(
   return readRows(model, query, chosen);
 }
 
-/** True when a description asked for at or after `since` has the column; true too when the table cannot be described. */
+/** True when a description asked for at or after `since` has the column, or when the table cannot be described. */
 function describedWith(model: ModelStatic<Model>, column: string, since: number): Promise<boolean> {
   return tableColumns(model, since).then(
     (columns) => columns.has(column),
