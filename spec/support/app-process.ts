@@ -85,7 +85,8 @@ export interface AppProcess {
  */
 export async function startApp(database: AppDatabase, port: number, application: string): Promise<AppProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // The child reads its stdin to its end: when this process goes, however it goes, so does the child.
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, FC_APP: JSON.stringify({ database, port, application }) },
   });
   let stderr = '';
@@ -189,11 +190,13 @@ async function main(): Promise<void> {
     process.stderr.write(`${String(error)}\n`);
     process.exit(1);
   });
-  process.once('SIGTERM', () => {
+  const stop = () => {
     server.close();
     server.closeAllConnections();
     void sequelize.close().then(() => process.exit(0));
-  });
+  };
+  process.once('SIGTERM', stop);
+  process.stdin.once('end', stop).resume();
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
