@@ -12,6 +12,7 @@ import {
   undeclaredValueColumn,
   type OptionItem,
 } from '../core/options-query.js';
+import { isUnknownColumn } from '../core/db-failure.js';
 import { singleParam } from '../core/query-params.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope, type Answers } from '../resource/scope.js';
@@ -35,9 +36,8 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
   const planned = buildOptionsQuery(model, label, value, config, scope.resource.policy.visible);
   if (E.isLeft(planned)) return answerOptionsError(answers, config, planned.left);
   const undeclared = undeclaredValueColumn(model, value, config);
-  if (undeclared !== undefined && !(await tableHasColumn(model, undeclared))) {
-    return answerOptionsError(answers, config, { _tag: 'columnNotFound', field: undeclared });
-  }
+  if (undeclared !== undefined && !(await tableHasColumn(model, undeclared)))
+    return columnGone(answers, config, undeclared);
   const hooked = await queryStage(scope, 'options', 'modifyOptionsQuery', planned.right);
   const chosen = await executorFor(model, scope.ctx);
   const cap = config.search.max_unpaginated;
@@ -51,33 +51,67 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
           `with a condition (modifyOptionsQuery) or raise the cap`,
       },
     ]);
-  let query = inReplyOrder(hooked);
-  let found: Record<string, unknown>[];
+  const query = inReplyOrder(hooked);
+  const read = (useMaster: boolean) =>
+    readWithinCap(model, hooked, useMaster ? { ...query, useMaster: true } : query, chosen, cap);
+  let found: Record<string, unknown>[] | undefined;
   try {
-    if (hooked.limit === undefined || hooked.limit > cap) {
-      if (!countsFirst(model, hooked)) query = { ...query, limit: cap + 1 };
-      else if ((await rowidSpan(model, chosen)) > cap && (await countRows(model, hooked, chosen)) > cap) {
-        return tooMany();
-      }
-    }
-    found = await readRows(model, query, chosen);
+    found = await read(false);
   } catch (thrown) {
-    // A value column dropped from the table since it was described: described again, it is an unknown column.
     if (undeclared === undefined) throw thrown;
-    const described = await tableColumns(model, true).then(
-      (columns) => columns.has(undeclared),
-      () => true,
-    );
-    if (described) throw thrown;
-    return answerOptionsError(answers, config, { _tag: 'columnNotFound', field: undeclared });
+    // The value column may be gone since it was described (maybe by another process): described again, it is an
+    // unknown column. Or it is there now: on a standby that has not replayed its ADD yet, or back again since the
+    // select failed; then once more, on the primary.
+    const since = performance.now();
+    if (!(await describedWith(model, undeclared, since))) return columnGone(answers, config, undeclared);
+    if (!isUnknownColumn(thrown)) throw thrown;
+    try {
+      found = await read(true);
+    } catch (again) {
+      if (!isUnknownColumn(again) || (await describedWith(model, undeclared, performance.now()))) throw again;
+      return columnGone(answers, config, undeclared);
+    }
   }
-  // A row past the cap: the LIMIT's extra row, or rows added since the span or the count.
-  if (found.length > cap) return tooMany();
+  // More than the count allowed, or a row past the cap: the LIMIT's extra row, or rows added since the span or count.
+  if (found === undefined || found.length > cap) return tooMany();
   const asked = { label: label!, value: value || config.options.default_value };
   withholdDeepOptions(scope.ctx, found, config.global.max_depth, asked);
   const rows = optionItems(found);
   const items = (await scope.hook('afterOptions', rows)) ?? rows;
   return answers.answerSuccess(items, config.options.http_status);
+}
+
+/**
+ * The options' rows, within `search.max_unpaginated`: undefined when there are more (by the
+ * count, when it goes first), else every row (one past the cap when the LIMIT gives it).
+ */
+async function readWithinCap(
+  model: ModelStatic<Model>,
+  hooked: FindOptions,
+  query: FindOptions,
+  chosen: Chosen,
+  cap: number,
+): Promise<Record<string, unknown>[] | undefined> {
+  if (hooked.limit === undefined || hooked.limit > cap) {
+    if (!countsFirst(model, hooked)) query = { ...query, limit: cap + 1 };
+    else if ((await rowidSpan(model, chosen)) > cap && (await countRows(model, hooked, chosen)) > cap) {
+      return undefined;
+    }
+  }
+  return readRows(model, query, chosen);
+}
+
+/** True when a description asked for at or after `since` has the column, or when the table cannot be described. */
+function describedWith(model: ModelStatic<Model>, column: string, since: number): Promise<boolean> {
+  return tableColumns(model, since).then(
+    (columns) => columns.has(column),
+    () => true,
+  );
+}
+
+/** The 400 naming a value column the table does not have. */
+function columnGone(answers: Answers, config: FastCrudConfig, field: string): Reply {
+  return answerOptionsError(answers, config, { _tag: 'columnNotFound', field });
 }
 
 /**

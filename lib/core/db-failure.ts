@@ -133,6 +133,23 @@ export function isUnreadableJson(thrown: unknown): boolean {
   return errorChain(thrown).some(malformed);
 }
 
+/**
+ * True when the database refused a statement for naming a column its table does not have:
+ * PostgreSQL's `undefined_column` (42703), MariaDB's and MySQL's `ER_BAD_FIELD_ERROR` (1054),
+ * SQLite's `no such column`. A column dropped since the library described the table, or not yet
+ * replayed by the standby that ran the statement, gives it. Never throws.
+ * @example isUnknownColumn({ name: 'SequelizeDatabaseError', original: { code: '42703' } }) // true
+ * @example isUnknownColumn({ code: 'SQLITE_ERROR', message: 'SQLITE_ERROR: no such column: legacy_code' }) // true
+ */
+export function isUnknownColumn(thrown: unknown): boolean {
+  const unknown = ({ code, errno, message }: Fields) =>
+    code === '42703' ||
+    code === 'ER_BAD_FIELD_ERROR' ||
+    errno === 1054 ||
+    (code === 'SQLITE_ERROR' && typeof message === 'string' && /\bno such column\b/.test(message));
+  return errorChain(thrown).some(unknown);
+}
+
 type Fields = {
   readonly name: unknown;
   readonly code: unknown;

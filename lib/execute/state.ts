@@ -37,10 +37,14 @@ export interface PreparedSearch {
   readonly select: PreparedSelect;
 }
 
-/** A table's description: its column names, and whether the description has settled (a fresh one waits for it). */
+/**
+ * A table's description: its column names, and when it was asked for (`performance.now()`): a
+ * caller that needs a description made after a moment of its own takes a kept one only if it was
+ * asked for at or after that moment.
+ */
 export interface TableEntry {
   readonly columns: Promise<ReadonlySet<string>>;
-  settled: boolean;
+  readonly started: number;
 }
 
 /** A model's executor: decided (`done`), or its probe still running. */

@@ -1,4 +1,5 @@
 /** One OpenAPI operation per planned route: parameters, body and JSend responses by action. */
+import { SAFE_METHODS } from '../core/cross-origin.js';
 import { statusOf } from '../core/error-codes.js';
 import type { RouteDef } from '../types.js';
 import type { JsonSchema } from './attribute-schema.js';
@@ -82,6 +83,22 @@ const UNAVAILABLE = {
 } as const;
 
 /**
+ * The 403 of an operation, when it has one: the route's ability (`forbidden`), and for a POST, PUT,
+ * PATCH or DELETE the cross-origin check every route runs (`crossOrigin`, see `crossOriginCheck`).
+ * One response per status, so both reasons share its description.
+ */
+function forbiddenResponse(def: RouteDef): Record<string, unknown> {
+  const reasons = [
+    ...(def.ability === null ? [] : [`the caller lacks ${def.ability} (code forbidden)`]),
+    ...(SAFE_METHODS.has(def.verb.toUpperCase())
+      ? []
+      : ['a browser sent it from an origin that cors.origins does not list (code crossOrigin)']),
+  ].join(', or ');
+  if (reasons === '') return {};
+  return { [statusOf('forbidden')]: failResponse(reasons.charAt(0).toUpperCase() + reasons.slice(1)) };
+}
+
+/**
  * The OpenAPI operation of a planned route: summary, parameters, request body, responses and `x-ability`.
  * @example operationFor(def, context)
  *   // { operationId: 'products.read', parameters: [...], responses: { 200: …, 404: … }, 'x-ability':
@@ -94,8 +111,7 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
     [String(context.validationStatus)]: failResponse('The request names an unknown column, operator or value'),
   };
   const notFound = { [statusOf('recordNotFound')]: failResponse('No record for this id (or it is soft-deleted)') };
-  const forbidden =
-    def.ability === null ? {} : { [statusOf('forbidden')]: failResponse(`The caller lacks ${def.ability}`) };
+  const forbidden = forbiddenResponse(def);
   // A form body has the same fields, in bracket syntax (`tags[0]=red`), parsed within the query-string limits.
   const body = (schema: string) => ({
     required: true,

@@ -9,7 +9,7 @@ import {
   TimeoutError,
   UniqueConstraintError,
 } from 'sequelize';
-import { classifyDatabaseError, isUnreadableJson } from '../../lib/core/db-failure.js';
+import { classifyDatabaseError, isUnknownColumn, isUnreadableJson } from '../../lib/core/db-failure.js';
 import { replyForError } from '../../lib/core/error-reply.js';
 import { unavailable } from '../../lib/core/jsend.js';
 import { otherFaultArb, outageErrorArb, timeoutErrorArb } from '../arbitraries/db-error-arb.js';
@@ -187,6 +187,44 @@ describe('isUnreadableJson', () => {
     fc.assert(
       fc.property(fc.oneof(outageErrorArb, timeoutErrorArb, otherFaultArb), (error) =>
         assert.equal(isUnreadableJson(error), false),
+      ),
+    );
+  });
+});
+
+describe('isUnknownColumn', () => {
+  it("returns true for each database's unknown column, from the driver or wrapped by Sequelize", () => {
+    const errors = [
+      driverError('column "legacy_code" does not exist', { code: '42703' }),
+      driverError("(conn:3, no: 1054, SQLState: 42S22) Unknown column 'legacy_code' in 'field list'", {
+        code: 'ER_BAD_FIELD_ERROR',
+        errno: 1054,
+        sqlState: '42S22',
+      }),
+      driverError('SQLITE_ERROR: no such column: legacy_code', { code: 'SQLITE_ERROR', errno: 1 }),
+    ];
+    for (const error of errors) {
+      assert.equal(isUnknownColumn(error), true, error.message);
+      assert.equal(isUnknownColumn(dbError(error)), true, error.message);
+    }
+  });
+
+  it('returns false for an unknown table, other SQLite errors, and non-errors', () => {
+    assert.equal(isUnknownColumn(dbError(driverError('relation "x" does not exist', { code: '42P01' }))), false);
+    assert.equal(
+      isUnknownColumn(driverError("Table 'x' doesn't exist", { code: 'ER_NO_SUCH_TABLE', errno: 1146 })),
+      false,
+    );
+    assert.equal(isUnknownColumn(driverError('SQLITE_ERROR: no such table: x', { code: 'SQLITE_ERROR' })), false);
+    assert.equal(isUnknownColumn(driverError('no such column: x', { code: '22P02' })), false);
+    for (const value of [undefined, null, 'SQLITE_ERROR: no such column: x', 42703])
+      assert.equal(isUnknownColumn(value), false);
+  });
+
+  it('law: no outage, timeout or other fault is an unknown column', () => {
+    fc.assert(
+      fc.property(fc.oneof(outageErrorArb, timeoutErrorArb, otherFaultArb), (error) =>
+        assert.equal(isUnknownColumn(error), false),
       ),
     );
   });

@@ -87,6 +87,28 @@ describe('openApiDocument', () => {
     assert.ok(options({ options: { permission: 'search' } }).responses['403']);
   });
 
+  it('returns the 403 crossOrigin on every POST, PUT, PATCH and DELETE, with or without an ability, and on no GET', () => {
+    const unguarded = openApiDocument({
+      info: { title: 'T', version: '1' },
+      resources: [openApiResource('products', ProductController)],
+    }) as typeof document;
+    for (const doc of [document, unguarded])
+      for (const [path, operations] of Object.entries(doc.paths))
+        for (const [verb, operation] of Object.entries(operations)) {
+          const { description } =
+            (operation as unknown as { responses: Record<string, { description: string }> }).responses['403'] ?? {};
+          const unsafe = verb !== 'get';
+          assert.equal(description?.includes('(code crossOrigin)') ?? false, unsafe, `${verb} ${path}`);
+          // The ability's reason, where there is one, shares the one 403 response.
+          assert.equal(description?.includes('(code forbidden)') ?? false, operation['x-ability'] !== undefined);
+        }
+    const create = unguarded.paths['/products']!['post'] as unknown as { responses: Record<string, object> };
+    assert.deepEqual(create.responses['403'], {
+      description: 'A browser sent it from an origin that cors.origins does not list (code crossOrigin)',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/JSendFail' } } },
+    });
+  });
+
   it('returns unique operation ids', () => {
     const ids = Object.values(document.paths).flatMap((ops) => Object.values(ops).map((o) => o.operationId));
     assert.equal(new Set(ids).size, ids.length);

@@ -685,7 +685,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.search */
+            /** @description The caller lacks shop.access.search (code forbidden) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -755,7 +755,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.create */
+            /** @description The caller lacks shop.access.create (code forbidden), or a browser sent it from an origin that cors.origins does not list (code crossOrigin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1122,7 +1122,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.exportCsv */
+            /** @description The caller lacks shop.access.exportCsv (code forbidden) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1178,7 +1178,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks shop.access.view */
+            /** @description The caller lacks shop.access.view (code forbidden) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1257,7 +1257,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.update */
+            /** @description The caller lacks shop.access.update (code forbidden), or a browser sent it from an origin that cors.origins does not list (code crossOrigin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1363,7 +1363,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.update */
+            /** @description The caller lacks shop.access.update (code forbidden), or a browser sent it from an origin that cors.origins does not list (code crossOrigin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1455,7 +1455,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks shop.access.delete */
+            /** @description The caller lacks shop.access.delete (code forbidden), or a browser sent it from an origin that cors.origins does not list (code crossOrigin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1543,7 +1543,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.update */
+            /** @description The caller lacks shop.access.update (code forbidden), or a browser sent it from an origin that cors.origins does not list (code crossOrigin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1644,7 +1644,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.delete */
+            /** @description The caller lacks shop.access.delete (code forbidden), or a browser sent it from an origin that cors.origins does not list (code crossOrigin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1718,7 +1718,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.restore */
+            /** @description The caller lacks shop.access.restore (code forbidden), or a browser sent it from an origin that cors.origins does not list (code crossOrigin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1792,7 +1792,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.restore */
+            /** @description The caller lacks shop.access.restore (code forbidden), or a browser sent it from an origin that cors.origins does not list (code crossOrigin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2130,7 +2130,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.search */
+            /** @description The caller lacks shop.access.search (code forbidden) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2200,7 +2200,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.create */
+            /** @description The caller lacks shop.access.create (code forbidden), or a browser sent it from an origin that cors.origins does not list (code crossOrigin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2595,7 +2595,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.exportCsv */
+            /** @description The caller lacks shop.access.exportCsv (code forbidden) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2659,7 +2659,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks shop.access.view */
+            /** @description The caller lacks shop.access.view (code forbidden) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2738,7 +2738,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.update */
+            /** @description The caller lacks shop.access.update (code forbidden), or a browser sent it from an origin that cors.origins does not list (code crossOrigin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2844,7 +2844,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.update */
+            /** @description The caller lacks shop.access.update (code forbidden), or a browser sent it from an origin that cors.origins does not list (code crossOrigin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2936,7 +2936,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller lacks shop.access.delete */
+            /** @description The caller lacks shop.access.delete (code forbidden), or a browser sent it from an origin that cors.origins does not list (code crossOrigin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3024,7 +3024,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.update */
+            /** @description The caller lacks shop.access.update (code forbidden), or a browser sent it from an origin that cors.origins does not list (code crossOrigin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3125,7 +3125,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.delete */
+            /** @description The caller lacks shop.access.delete (code forbidden), or a browser sent it from an origin that cors.origins does not list (code crossOrigin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3199,7 +3199,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.restore */
+            /** @description The caller lacks shop.access.restore (code forbidden), or a browser sent it from an origin that cors.origins does not list (code crossOrigin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3273,7 +3273,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description The caller lacks shop.access.restore */
+            /** @description The caller lacks shop.access.restore (code forbidden), or a browser sent it from an origin that cors.origins does not list (code crossOrigin) */
             403: {
                 headers: {
                     [name: string]: unknown;
