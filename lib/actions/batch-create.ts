@@ -80,16 +80,12 @@ async function createAll(
   }
   let created: Model[];
   if (bulk) {
-    for (const [index, data] of rows.entries())
-      await model
-        .build(data)
-        .validate()
-        .catch((e) => itemError(scope, index, e));
     try {
-      created = await model.bulkCreate(rows, { transaction, validate: false });
+      created = await model.bulkCreate(rows, { transaction, validate: true });
     } catch (thrown) {
-      // The database refused one of the rows, which one it does not say: the retry inserts them one by one.
-      if (replyForError(thrown).status < 500) throw new BulkInsertRefused('A row of the batch was refused');
+      // A row failed validation, or the database refused one, which one it does not say: the retry inserts them one
+      // by one.
+      if (isAggregate(thrown) || replyForError(thrown).status < 500) throw new BulkInsertRefused('A row was refused');
       throw thrown;
     }
   } else {
@@ -102,4 +98,13 @@ async function createAll(
     await Promise.resolve(scope.hook('afterCreate', record)).catch((e: unknown) => itemError(scope, index, e));
   }
   return manyReply(scope, 'create', created, scope.config.create);
+}
+
+/** Sequelize's AggregateError: `bulkCreate` validated each row and some failed. */
+function isAggregate(thrown: unknown): boolean {
+  return (
+    thrown instanceof Error &&
+    thrown.name === 'AggregateError' &&
+    Array.isArray((thrown as { errors?: unknown }).errors)
+  );
 }

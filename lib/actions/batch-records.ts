@@ -70,8 +70,8 @@ export type BatchVisibility = 'search' | 'active' | 'trashed';
 /**
  * The records the request's `filter[...]` matches, as search matches them (its filter language, field policy,
  * `modifyFilters`, the plugins and the row scopes), narrowed to `visibility`, after the action's modify-query hook;
- * read inside the batch's transaction and locked (`FOR UPDATE`), in primary-key order. Left the fail reply: a bad
- * filter, or a `tooManyRows` match past `batch.max_records`.
+ * read inside the batch's transaction and locked (`FOR UPDATE`), in primary-key order; with `keysOnly`, only their
+ * primary keys are read. Left the fail reply: a bad filter, or a `tooManyRows` match past `batch.max_records`.
  * @example const found = await matchingRecords(scope, 'update', 'active', 'modifyUpdateQuery');
  */
 export async function matchingRecords(
@@ -79,6 +79,7 @@ export async function matchingRecords(
   action: 'update' | 'delete' | 'softDelete' | 'restore',
   visibility: BatchVisibility,
   hook: QueryHook,
+  keysOnly = false,
 ): Promise<E.Either<Reply, Model[]>> {
   const { model, resource, config } = scope;
   const planned = await planSearchRequest(scope, false);
@@ -94,14 +95,16 @@ export async function matchingRecords(
   const joins = query.include !== undefined && (!Array.isArray(query.include) || query.include.length > 0);
   let records: Model[];
   if (!joins || keys.length !== 1) {
-    records = await model.findAll({ ...query, order, limit: max + 1, transaction, lock: true });
+    const attributes = keysOnly && query.attributes === undefined ? { attributes: [...keys] } : {};
+    records = await model.findAll({ ...query, ...attributes, order, limit: max + 1, transaction, lock: true });
   } else {
     // A join cannot be locked on every database: the matching keys first, then their rows, locked.
     const key = keys[0]!;
     const found = await model.findAll({ ...query, attributes: [key], order, limit: max + 1, transaction });
     if (found.length > max) return E.left(scope.answers.answerFail([matchProblem(found.length, max)!]));
     const where = { [key]: { [Op.in]: found.map((record) => record.get(key)) } };
-    records = await model.findAll({ where, paranoid: false, order, transaction, lock: true });
+    const attributes = keysOnly ? { attributes: [...keys] } : {};
+    records = await model.findAll({ where, ...attributes, paranoid: false, order, transaction, lock: true });
   }
   const tooMany = matchProblem(records.length, max);
   return tooMany === undefined ? E.right(records) : E.left(scope.answers.answerFail([tooMany]));

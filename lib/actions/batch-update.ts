@@ -15,7 +15,9 @@ import { dataStage } from './stages.js';
  * then applied to every active record the filter matches (at most `batch.max_records`, locked), with update's hooks
  * per record — `beforeUpdateFill` once, `modifyUpdateQuery` on the match, then `beforeUpdate` for every record, the
  * writes, and `afterUpdate` for every record — in one transaction; 200 with the updated records. Records given the
- * same data share one UPDATE statement unless the model has Sequelize instance hooks. No filter: `filterRequired`.
+ * same data share one UPDATE statement unless the model has Sequelize instance hooks; without a `beforeUpdate` or
+ * `afterUpdate` hook the match reads only keys and every record gets the one staged data, in one statement (which
+ * also stamps `updatedAt` on a record it leaves as it was). No filter: `filterRequired`.
  * @example const reply = await updateManyAction(resourceScope(bound, ctx, readBody));
  */
 export async function updateManyAction(scope: ActionScope): Promise<Reply> {
@@ -25,10 +27,20 @@ export async function updateManyAction(scope: ActionScope): Promise<Reply> {
   if (E.isLeft(body)) return body.left;
   const filled = (await scope.hook('beforeUpdateFill', body.right)) ?? body.right;
   return inBatch(scope, async (transaction) => {
-    const found = await matchingRecords(scope, 'update', 'active', 'modifyUpdateQuery');
+    const perRecord = scope.hasHook('beforeUpdate') || scope.hasHook('afterUpdate') || writesOneByOne(scope.model);
+    const found = await matchingRecords(scope, 'update', 'active', 'modifyUpdateQuery', !perRecord);
     if (E.isLeft(found)) return found.left;
     const records = found.right;
     const scopes = await rowScopesOf(scope, 'update');
+    if (!perRecord) {
+      // No hook sees a record: the data is the same for every one, staged and checked once, written in one statement.
+      const data = await dataStage(scope, 'update', filled);
+      await checkReferences(scope.model, data, scopes, transaction);
+      const key = scope.model.primaryKeyAttributes[0]!;
+      const ids = records.map((record) => record.get(key));
+      if (ids.length > 0) await scope.model.update(data, { where: { [key]: ids }, transaction });
+      return manyReply(scope, 'update', records, scope.config.update);
+    }
     const checked = new Set<string>();
     const writes: (readonly [Model, Record<string, unknown>])[] = [];
     for (const record of records) {
