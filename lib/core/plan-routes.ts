@@ -15,7 +15,8 @@ export type ControllerShape = { readonly prototype: object } | { readonly action
  * @example planRoutes(ProductController, { uri: 'products', moduleName: 'shop', only: ['read'] })
  *   // [{ verb: 'get', path: 'products/{id:uuid}', method: 'read', permission: 'view', ability: 'shop.access.view' }]
  * With `batch` (a resource declared `batch: true`), the batch routes of the kept update, delete, softDelete and
- * restore are planned too, before the `{id}` routes (see `BATCH_ROUTE_TABLE`); `only`/`except` name their single action.
+ * restore are planned too, before the `{id}` routes (see `BATCH_ROUTE_TABLE`); `only`/`except` name their single
+ * action.
  * @example planRoutes(resource, { uri: 'tags', moduleName: 'shop', only: ['options'], optionsPermission: 'search' })
  *   // [{ verb: 'get', path: 'tags/options', method: 'options', permission: 'search', ability: 'shop.access.search' }]
  */

@@ -22,8 +22,8 @@ import { readBody } from './body.js';
 export type CrudTarget = ControllerClass | Resource<any>;
 
 /**
- * Serves one action of a registered resource for one request (`batch`: its batch route); `fields` are its model's columns
- * and visible attributes, for the error exit to name constraint fields (absent without a model).
+ * Serves one action of a registered resource for one request (`batch`: its batch route); `fields` are its model's
+ * columns and visible attributes, for the error exit to name constraint fields (absent without a model).
  */
 export type RouteHandler = ((ctx: Context, method: CrudMethod, batch?: boolean) => Promise<Reply | undefined>) & {
   readonly fields?: ErrorFields;
