@@ -8,6 +8,7 @@ import { isSingular, type RelationModel } from '../core/relation-paths.js';
 import type { AttributeSource, CrudMethod, FastCrudConfig, FieldPolicy, PlanOptions } from '../types.js';
 import { objectSchema, requiredOnCreate, attributeSchema, type JsonSchema } from './attribute-schema.js';
 import { operationFor } from './operations.js';
+import { batchOperationFor, withCreateMany } from './batch-operations.js';
 import { filterParameters, includeParameter, sortParameter } from './query-parameters.js';
 
 /** One resource as `crud` registers it, with its model and field policy. */
@@ -127,17 +128,18 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
     for (const def of plan) {
       const path = `/${def.path.replace(/\{(\w+):uuid\}/g, '{$1}')}`;
       // update and restore answer several verbs: their ids carry the verb to stay unique.
-      const manyVerbs = plan.filter((other) => other.method === def.method).length > 1;
+      const manyVerbs = plan.filter((other) => other.method === def.method && other.batch === def.batch).length > 1;
+      const single = def.batch !== true;
       const operationId = unique(
-        `${camelCase(resource.uri)}.${def.method}${manyVerbs ? pascalCase(def.verb) : ''}`,
+        `${camelCase(resource.uri)}.${def.method}${single ? '' : 'Many'}${single && manyVerbs ? pascalCase(def.verb) : ''}`,
         (candidate) => operationIds.has(candidate),
       );
       operationIds.add(operationId);
-      (paths[path] ??= {})[def.verb] = operationFor(
-        def,
-        { ...context, idSchema: idSchemaOf(resource.model, config, def.method) },
-        operationId,
-      );
+      const full = { ...context, idSchema: idSchemaOf(resource.model, config, def.method) };
+      const batch = { ...full, maxRecords: config.batch.max_records };
+      const operation = single ? operationFor(def, full, operationId) : batchOperationFor(def, batch, operationId);
+      (paths[path] ??= {})[def.verb] =
+        def.method === 'create' && resource.batch === true ? withCreateMany(operation, batch) : operation;
     }
   }
   return {

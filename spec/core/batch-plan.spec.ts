@@ -17,7 +17,9 @@ describe('batchItems', () => {
   });
 
   it('returns emptyPayload for an empty array and tooManyRows past the cap', () => {
-    assert.deepEqual(E.isLeft(batchItems([], 5)) && batchItems([], 5).left, {
+    const empty = batchItems([], 5);
+    assert.ok(E.isLeft(empty));
+    assert.deepEqual(empty.left, {
       field: 'body',
       error: 'emptyPayload',
       message: 'The array must hold at least one record',

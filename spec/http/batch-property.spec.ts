@@ -11,7 +11,7 @@ import { DataTypes, Op, type Model, type ModelStatic, type Sequelize } from 'seq
 import type { ResourceSpec } from '../../lib/index.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { FORMS } from '../support/forms.js';
-import { serve, type TestServer } from '../support/http.js';
+import { serve, type TestResponse, type TestServer } from '../support/http.js';
 
 const databases = await testDatabases();
 after(() => closeAll(databases));
@@ -133,7 +133,7 @@ for (const db of databases) {
           const data = [];
           for (const row of rows) {
             const id = row.get('id') as number;
-            const reply =
+            const reply: TestResponse =
               op.kind === 'update'
                 ? await server.request('PATCH', `/single/${id}`, json(op.body))
                 : op.kind === 'delete'
