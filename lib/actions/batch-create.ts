@@ -1,6 +1,6 @@
 /** Create many: `POST <uri>` with a JSON array of objects, every record created in one transaction. */
 import * as E from 'fp-ts/lib/Either.js';
-import type { Model, Transaction } from 'sequelize';
+import type { Model, ModelStatic, Transaction } from 'sequelize';
 import { batchItems, itemFailures } from '../core/batch-plan.js';
 import { replyForError } from '../core/error-reply.js';
 import { outsideDeadline } from '../execute/deadline.js';
@@ -97,7 +97,16 @@ async function createAll(
   for (const [index, record] of created.entries()) {
     await Promise.resolve(scope.hook('afterCreate', record)).catch((e: unknown) => itemError(scope, index, e));
   }
-  return manyReply(scope, 'create', created, scope.config.create);
+  return manyReply(scope, 'create', created, scope.config.create, bulk && returnsWholeRows(model));
+}
+
+/**
+ * True when a multi-row INSERT gives back every column as a read would: PostgreSQL's `RETURNING *` (Sequelize's
+ * default there), on a model without a default scope that a read would apply.
+ */
+function returnsWholeRows(model: ModelStatic<Model>): boolean {
+  const scope = (model.options as { defaultScope?: object }).defaultScope ?? {};
+  return model.sequelize!.getDialect() === 'postgres' && Object.keys(scope).length === 0;
 }
 
 /** Sequelize's AggregateError: `bulkCreate` validated each row and some failed. */

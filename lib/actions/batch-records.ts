@@ -123,8 +123,9 @@ function visible(query: FindOptions, visibility: BatchVisibility, deletedAt: str
 }
 
 /**
- * The reply of a batch that wrote `records`: each read back as a read shows it (one query), serialized with the
- * action's method, through the plugins' `rows` stage, in the order given.
+ * The reply of a batch that wrote `records`: each read back as a read shows it (one query; not when `fresh`, records
+ * the database just returned whole), serialized with the action's method, through the plugins' `rows` stage, in the
+ * order given.
  * @example return manyReply(scope, 'update', records, scope.config.update);
  */
 export async function manyReply(
@@ -132,9 +133,10 @@ export async function manyReply(
   action: 'create' | 'update' | 'softDelete' | 'restore',
   records: readonly Model[],
   settings: { method: string; http_status: number },
+  fresh = false,
 ): Promise<Reply> {
-  const fresh = await readBackAll(scope, records);
-  const rows = await rowsStage(scope, action, fresh.map(serializerFor(scope, settings.method)));
+  const shown = fresh ? [...records] : await readBackAll(scope, records);
+  const rows = await rowsStage(scope, action, shown.map(serializerFor(scope, settings.method)));
   return scope.answers.answerSuccess(rows, settings.http_status);
 }
 
