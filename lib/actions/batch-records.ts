@@ -145,7 +145,7 @@ export async function manyReply(
  * transaction (the default scope applies, soft-deleted rows too); a record the read does not find stays as written.
  */
 async function readBackAll(scope: ActionScope, records: readonly Model[]): Promise<Model[]> {
-  const model = scope.model as ModelStatic<Model>;
+  const model = scope.model;
   const [key, ...more] = model.primaryKeyAttributes;
   if (key === undefined || more.length > 0 || records.length === 0) return [...records];
   const ids = records.map((record) => record.get(key));

@@ -115,7 +115,7 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
   // A route no ability guards says so (`security: []`) where the others list schemes: open on purpose, not forgotten.
   const secured = context.security !== undefined && context.security.length > 0;
   const guarded = secured && {
-    security: def.ability === null ? [] : context.security!.map((requirement) => ({ ...requirement })),
+    security: def.ability === null ? [] : context.security.map((requirement) => ({ ...requirement })),
   };
   const common = {
     operationId,
