@@ -62,6 +62,9 @@ async function server(database: Database): Promise<void> {
         Array.from({ length: count }, (_, i) => ({ sku: `seed-${i}`, name: `item ${i}`, price: i })),
       );
       ctx.body = { ids: (await Item.findAll({ attributes: ['id'], order: [['id', 'ASC']] })).map((r) => r.get('id')) };
+    } else if (ctx.path === '/__cpu') {
+      const { user, system } = process.cpuUsage();
+      ctx.body = { micros: user + system };
     } else if (ctx.path === '/__mem/start') {
       gc();
       base = peak = process.memoryUsage().heapUsed;
@@ -153,7 +156,15 @@ async function measure(database: Database, records: number, rounds: number) {
   const { child, port } = await start(database);
   const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
   const figures = { patchSingle: [] as number[], patchBatch: [] as number[], postSingle: [] as number[] };
+  // The server's CPU microseconds per record of each phase: steadier than wall time on a busy machine.
+  const cpu = {
+    patchSingle: [] as number[],
+    patchBatch: [] as number[],
+    postSingle: [] as number[],
+    postBatch: [] as number[],
+  };
   const more = { postBatch: [] as number[], patchMemory: [] as number[], postMemory: [] as number[] };
+  const cpuOf = async () => (await json('/__cpu'))['micros'] as unknown as number;
   const json = async (path: string) => JSON.parse((await send(agent, port, 'GET', path)).body) as Record<string, never>;
   try {
     for (let round = 0; round < rounds; round += 1) {
@@ -165,8 +176,11 @@ async function measure(database: Database, records: number, rounds: number) {
         path: `/api/items/${id}`,
         body: { name: `single ${round}` },
       }));
+      let used = await cpuOf();
       figures.patchSingle.push((records / (await many(agent, port, singles, 200))) * 1000);
+      cpu.patchSingle.push(((await cpuOf()) - used) / records);
       await json('/__mem/start');
+      used = await cpuOf();
       const patched = await one(
         agent,
         port,
@@ -175,6 +189,7 @@ async function measure(database: Database, records: number, rounds: number) {
         { name: `batch ${round}` },
         200,
       );
+      cpu.patchBatch.push(((await cpuOf()) - used) / records);
       more.patchMemory.push(((await json('/__mem/stop'))['growth'] as unknown as number) / MB);
       if (patched.records !== records) throw new Error(`PATCH by filter updated ${patched.records} records`);
       figures.patchBatch.push((records / patched.ms) * 1000);
@@ -186,10 +201,14 @@ async function measure(database: Database, records: number, rounds: number) {
         path: '/api/items',
         body: item('one', i),
       }));
+      used = await cpuOf();
       figures.postSingle.push((records / (await many(agent, port, posts, 201))) * 1000);
+      cpu.postSingle.push(((await cpuOf()) - used) / records);
       await json('/__mem/start');
+      used = await cpuOf();
       const body = Array.from({ length: records }, (_, i) => item('many', i));
       const created = await one(agent, port, 'POST', '/api/items', body, 201);
+      cpu.postBatch.push(((await cpuOf()) - used) / records);
       more.postMemory.push(((await json('/__mem/stop'))['growth'] as unknown as number) / MB);
       if (created.records !== records) throw new Error(`The array POST created ${created.records} records`);
       more.postBatch.push((records / created.ms) * 1000);
@@ -200,11 +219,19 @@ async function measure(database: Database, records: number, rounds: number) {
   }
   return {
     patch: {
+      cpuSingle: median(cpu.patchSingle),
+      cpuBatch: median(cpu.patchBatch),
       single: median(figures.patchSingle),
       batch: median(figures.patchBatch),
       memory: Math.max(...more.patchMemory),
     },
-    post: { single: median(figures.postSingle), batch: median(more.postBatch), memory: Math.max(...more.postMemory) },
+    post: {
+      cpuSingle: median(cpu.postSingle),
+      cpuBatch: median(cpu.postBatch),
+      single: median(figures.postSingle),
+      batch: median(more.postBatch),
+      memory: Math.max(...more.postMemory),
+    },
   };
 }
 
@@ -223,11 +250,15 @@ async function main(records: number, rounds: number, wanted: readonly Database[]
       continue;
     }
     const { patch, post } = await measure(database, records, rounds);
-    const line = (name: string, f: { single: number; batch: number; memory: number }) =>
+    const line = (
+      name: string,
+      f: { single: number; batch: number; memory: number; cpuSingle: number; cpuBatch: number },
+    ) =>
       console.log(
         `  ${database.padEnd(8)} ${name.padEnd(28)} single ${f.single.toFixed(0).padStart(6)} records/s   batch ` +
           `${f.batch.toFixed(0).padStart(7)} records/s   ratio ${(f.batch / f.single).toFixed(1).padStart(5)}×   ` +
-          `heap growth ${f.memory.toFixed(1)} MB`,
+          `heap growth ${f.memory.toFixed(1)} MB   server CPU/record ${f.cpuSingle.toFixed(0)} µs against ` +
+          `${f.cpuBatch.toFixed(0)} µs (${(f.cpuSingle / f.cpuBatch).toFixed(1)}×)`,
       );
     line('PATCH by filter vs PATCH {id}', patch);
     line('array POST vs POST', post);
