@@ -130,9 +130,10 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
       // update and restore answer several verbs: their ids carry the verb to stay unique.
       const manyVerbs = plan.filter((other) => other.method === def.method && other.batch === def.batch).length > 1;
       const single = def.batch !== true;
-      const operationId = unique(
-        `${camelCase(resource.uri)}.${def.method}${single ? '' : 'Many'}${single && manyVerbs ? pascalCase(def.verb) : ''}`,
-        (candidate) => operationIds.has(candidate),
+      // A batch route's id is its action's with `Many` (`products.updateMany`).
+      const suffix = single ? (manyVerbs ? pascalCase(def.verb) : '') : 'Many';
+      const operationId = unique(`${camelCase(resource.uri)}.${def.method}${suffix}`, (candidate) =>
+        operationIds.has(candidate),
       );
       operationIds.add(operationId);
       const full = { ...context, idSchema: idSchemaOf(resource.model, config, def.method) };
