@@ -346,6 +346,37 @@ for (const db of databases) {
         assert.equal(await Item.count({ where: { deletedAt: null } }), 5);
       });
 
+      it('keeps the single routes of a batch resource: one object POST, PATCH, DELETE and /soft of an {id}', async () => {
+        const one = await server.request('POST', '/api/items', json({ sku: 'O1', name: 'One' }));
+        assert.equal(one.status, 201, one.text);
+        assert.equal(one.body.data.sku, 'O1');
+        const id = one.body.data.id as number;
+        const patched = await server.request('PATCH', `/api/items/${id}`, json({ name: 'Uno' }));
+        assert.deepEqual([patched.status, patched.body.data.name], [200, 'Uno']);
+        const soft = await server.request('DELETE', `/api/items/${id}/soft`);
+        assert.equal(soft.status, 200, soft.text);
+        const gone = await server.request('DELETE', `/api/items/${id}`);
+        assert.deepEqual([gone.status, gone.body.data], [200, null]);
+        assert.equal(await Item.count({ where: { id } }), 0);
+      });
+
+      it('never updates or soft-deletes a soft-deleted record, even when the filter names deletedAt', async () => {
+        const [first] = await ids({ price: 10 });
+        await Item.update({ deletedAt: new Date() }, { where: { id: first } });
+        const patch = await server.request('PATCH', '/api/items?filter[deletedAt][nn]', json({ name: 'Ghost' }));
+        assert.equal(patch.status, 200, patch.text);
+        assert.deepEqual(patch.body.data, []);
+        const soft = await server.request('DELETE', '/api/items/soft?filter[deletedAt][nn]');
+        assert.deepEqual(soft.body.data, []);
+        assert.equal(await Item.count({ where: { name: 'Ghost' } }), 0);
+        // Restore finds only soft-deleted records, whatever the filter says.
+        const restored = await server.request('PATCH', '/api/items/restore?filter[price][gte]=0');
+        assert.deepEqual(
+          restored.body.data.map((r: Record<string, unknown>) => r['id']),
+          [first],
+        );
+      });
+
       it("guards each batch route with its single action's ability", async () => {
         const refused = await server.request('PATCH', '/api/guarded?filter[tenant]=a', json({ name: 'x' }));
         assert.equal(refused.status, 403, refused.text);
