@@ -22,6 +22,8 @@ export interface RouteEntry {
   readonly suffix: string;
   readonly method: CrudMethod;
   readonly permission: string | null;
+  /** True for a batch route (`resource(Model, { batch: true })`): the method's action over every matching record. */
+  readonly batch?: true;
 }
 
 /**
@@ -36,6 +38,8 @@ export interface RouteDef {
   readonly permission: string | null;
   /** `<moduleName>.access.<permission>`, or null when nothing is to be checked. */
   readonly ability: string | null;
+  /** True for a batch route: `method`'s action over every record the request's filter matches. */
+  readonly batch?: true;
 }
 
 /** What `planRoutes` needs besides the controller. */
@@ -48,6 +52,8 @@ export interface PlanOptions {
   readonly only?: readonly CrudMethod[];
   /** The permission of the options route (`options.permission`); null or absent: none, as the spec's table says. */
   readonly optionsPermission?: string | null;
+  /** True: the batch routes of the kept update, delete, softDelete and restore are planned too. */
+  readonly batch?: boolean;
 }
 
 /** A sort direction, as Sequelize spells it. */
@@ -188,6 +194,10 @@ export interface FastCrudConfig {
     readonly use_master: boolean;
   };
   readonly cors: CorsConfig;
+  readonly batch: {
+    /** Most records one batch request may create or change; more is a `tooManyRows` fail and nothing changes. */
+    readonly max_records: number;
+  };
 }
 
 /**
@@ -246,6 +256,7 @@ export type ErrorCode =
   | 'tooDeep'
   | 'uriTooLong'
   | 'tooManyRows'
+  | 'filterRequired'
   | 'unique'
   | 'foreignKey'
   | 'recordNotFound'

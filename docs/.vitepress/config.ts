@@ -38,6 +38,7 @@ export default defineConfig({
             { text: 'Field policy', link: '/guide/field-policy' },
             { text: 'Plugins', link: '/guide/plugins' },
             { text: 'Validation', link: '/guide/validation' },
+            { text: 'Batch writes', link: '/guide/batch-writes' },
             { text: 'Configuration', link: '/guide/configuration' },
             { text: 'Errors', link: '/guide/errors' },
             { text: 'Security defaults', link: '/guide/security' },

@@ -25,19 +25,42 @@ import type { FailItem, Reply } from '../types.js';
 export async function bodyData(
   scope: ActionScope,
   action: 'create' | 'update',
+  relations: Relations = 'keep',
 ): Promise<E.Either<Reply, Record<string, unknown>>> {
   // The client's upload is not the database's time: the deadline waits for the body.
   const { value, form } = await outsideDeadline(() => scope.readBody(scope.ctx, scope.config.global.body_limit));
-  const fail = (items: readonly FailItem[]) => E.left(scope.answers.answerFail(items));
+  return E.mapLeft((items: readonly FailItem[]) => scope.answers.answerFail(items))(
+    await writableFields(scope, action, value, form, relations),
+  );
+}
+
+/**
+ * What a write does with the associations a body writes: keeps them for the relational step, or refuses them
+ * (a batch write, which has no relational step): a 400 `invalidValue` naming each, never a silent drop.
+ */
+export type Relations = 'keep' | 'refuse';
+
+/**
+ * The fields to write of one parsed body (or one item of a batch's array), checked as `bodyData` says;
+ * Left is the fail items, each naming its field.
+ * @example const fields = await writableFields(scope, 'create', { name: 'Kite' }, false);
+ */
+export async function writableFields(
+  scope: ActionScope,
+  action: 'create' | 'update',
+  value: unknown,
+  form: boolean,
+  relations: Relations = 'keep',
+): Promise<E.Either<readonly FailItem[], Record<string, unknown>>> {
   const problem = bodyProblem(value, scope.config.global.max_depth);
-  if (problem !== undefined) return fail([problemItem(problem, scope.config.global.max_depth)]);
+  if (problem !== undefined) return E.left([problemItem(problem, scope.config.global.max_depth)]);
   const payload = payloadOf(value);
-  if (E.isLeft(payload)) return fail([payload.left]);
+  if (E.isLeft(payload)) return E.left([payload.left]);
   const schema = scope.resource.validate[action];
   let fields = payload.right;
   if (schema !== undefined) {
     const result = await schema['~standard'].validate(payload.right);
-    if (result.issues !== undefined) return fail(issueFailItems(result.issues));
+    if (result.issues !== undefined) return E.left(issueFailItems(result.issues));
     const output = payloadOf(result.value);
     // A schema that turns the body into something other than an object of fields writes nothing.
     fields = E.isRight(output) ? output.right : {};
@@ -45,5 +68,14 @@ export async function bodyData(
   const data = fillableFields(scope.model, fields, scope.resource.policy, form);
   // The associations opened for writing stay, as sent: hooks see them, the relational step checks and writes them.
   const { relational } = splitRelational(fields, scope.resource.policy.relations);
-  return E.isLeft(data) ? fail(data.left) : E.right({ ...data.right, ...relational });
+  const names = Object.keys(relational);
+  if (relations === 'refuse' && names.length > 0)
+    return E.left(
+      names.map((field) => ({
+        field,
+        error: 'invalidValue' as const,
+        message: 'A batch write does not write associations: send this one in a single create or update',
+      })),
+    );
+  return E.isLeft(data) ? data : E.right({ ...data.right, ...relational });
 }

@@ -59,8 +59,11 @@ export async function restoreAction(scope: ActionScope): Promise<Reply> {
   });
 }
 
-/** Who is soft-deleting: the hook's answer, or `ctx.state.user?.id`, or null. */
-async function softDeleteUserId(scope: ActionScope): Promise<unknown> {
+/**
+ * Who is soft-deleting: the hook's answer, or `ctx.state.user?.id`, or null.
+ * @example record.set(deletedBy, await softDeleteUserId(scope));
+ */
+export async function softDeleteUserId(scope: ActionScope): Promise<unknown> {
   if (scope.hasHook('softDeleteUserId')) return scope.hook('softDeleteUserId');
   return (scope.ctx.state as { user?: { id?: unknown } }).user?.id ?? null;
 }

@@ -51,6 +51,12 @@ export abstract class BaseController {
    * @example override relations = { category: { include: true, filterable: ['name'] }, tags: { include: true } };
    */
   relations: RelationDeclarations | undefined = undefined;
+  /**
+   * True: the batch routes too (create many with an array body; update, delete, soft delete and restore by filter),
+   * as `resource(Model, { batch: true })`. Read once when `crud` registers the class.
+   * @example override batch = true;
+   */
+  batch = false;
   /** The transaction of the write under way, for hooks that write too; undefined outside writes. */
   transaction: Transaction | undefined = undefined;
 

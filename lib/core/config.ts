@@ -44,6 +44,7 @@ export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
   restore: { http_status: 200, method: 'toJSON', find_field: null },
   export_csv: { http_status: 200, batch_size: 1000, use_master: false },
   cors: { origins: [], credentials: false, max_age: 600 },
+  batch: { max_records: 1000 },
 });
 
 /**

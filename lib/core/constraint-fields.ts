@@ -82,3 +82,19 @@ function identifierAt(text: string, at: number): { value: string; end: number } 
   }
   return undefined;
 }
+
+/**
+ * The `ErrorFields` of a model: each column with its attribute (and each attribute with itself), and the visible
+ * attributes. Pure: it reads the attribute definitions it is given.
+ * @example errorFieldsOf({ serialNo: { field: 'serial_no' } }, new Set(['serialNo'])).columns.get('serial_no')
+ *   // 'serialNo'
+ */
+export function errorFieldsOf(
+  attributes: Readonly<Record<string, { readonly field?: string | undefined }>>,
+  visible: ReadonlySet<string>,
+): ErrorFields {
+  const columns = new Map<string, string>();
+  for (const name of Object.keys(attributes)) columns.set(name, name);
+  for (const [name, attribute] of Object.entries(attributes)) columns.set(attribute.field ?? name, name);
+  return { columns, visible };
+}

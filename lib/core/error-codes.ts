@@ -76,7 +76,12 @@ export const ERROR_TABLE = Object.freeze({
     status: 'validation',
     meaning:
       '`skipPagination=true`, or an options list, that would answer more than `search.max_unpaginated` rows: ' +
-      'paginate, narrow it with a filter, or raise the cap',
+      'paginate, narrow it with a filter, or raise the cap. Also a batch write of more than `batch.max_records` ' +
+      'records (an array body that long, or a filter that matches more), which changes nothing',
+  },
+  filterRequired: {
+    status: 'validation',
+    meaning: 'a batch `PATCH` or `DELETE` on the collection without any `filter[...]`: it would change every record',
   },
   unique: {
     status: 409,

@@ -1,6 +1,6 @@
 /** planRoutes: the spec's route-registration rules as a pure function from a controller to route values. */
 import type { CrudMethod, PlanOptions, RouteDef, RouteEntry } from '../types.js';
-import { ROUTE_TABLE } from './route-table.js';
+import { routeTable } from './route-table.js';
 
 /**
  * What routes can be planned for: a class whose prototype may carry controller methods, or a
@@ -14,27 +14,32 @@ export type ControllerShape = { readonly prototype: object } | { readonly action
  * (the `options.permission` setting) gives the options route a permission, which the spec leaves without one.
  * @example planRoutes(ProductController, { uri: 'products', moduleName: 'shop', only: ['read'] })
  *   // [{ verb: 'get', path: 'products/{id:uuid}', method: 'read', permission: 'view', ability: 'shop.access.view' }]
+ * With `batch` (a resource declared `batch: true`), the batch routes of the kept update, delete, softDelete and
+ * restore are planned too, before the `{id}` routes (see `BATCH_ROUTE_TABLE`); `only`/`except` name their single
+ * action.
  * @example planRoutes(resource, { uri: 'tags', moduleName: 'shop', only: ['options'], optionsPermission: 'search' })
  *   // [{ verb: 'get', path: 'tags/options', method: 'options', permission: 'search', ability: 'shop.access.search' }]
  */
 export function planRoutes(Controller: ControllerShape, options: PlanOptions): RouteDef[] {
   const uri = trimSlashes(options.uri);
   const keep = methodFilter(options);
-  return ROUTE_TABLE.filter((entry) => hasMethod(Controller, entry.method) && keep(entry.method)).map(
-    (table): RouteDef => {
+  const table = routeTable(options.batch === true);
+  return table
+    .filter((entry) => hasMethod(Controller, entry.method) && keep(entry.method))
+    .map((row): RouteDef => {
       const entry =
-        table.method === 'options' && options.optionsPermission != null
-          ? { ...table, permission: options.optionsPermission }
-          : table;
+        row.method === 'options' && options.optionsPermission != null
+          ? { ...row, permission: options.optionsPermission }
+          : row;
       return {
         verb: entry.verb,
         path: joinPath(uri, entry.suffix),
         method: entry.method,
         permission: entry.permission,
         ability: abilityOf(options.moduleName, entry),
+        ...(entry.batch && { batch: true }),
       };
-    },
-  );
+    });
 }
 
 /** The ability guarding an entry: `<moduleName>.access.<permission>`, or null (spec rule 6). */

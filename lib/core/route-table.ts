@@ -25,3 +25,30 @@ export const ROUTE_TABLE: readonly RouteEntry[] = Object.freeze(
 
 /** Every controller method name the route table knows, each once, in table order. */
 export const CRUD_METHODS: readonly CrudMethod[] = Object.freeze([...new Set(ROUTE_TABLE.map((e) => e.method))]);
+
+/**
+ * The batch routes `resource(Model, { batch: true })` adds, each under its single action's method
+ * and permission: `PATCH <uri>` (update), `DELETE <uri>` (delete), `DELETE <uri>/soft` (softDelete)
+ * and `PATCH <uri>/restore` (restore). Create many is `POST <uri>` itself, with an array body. They
+ * are planned after export-csv and before the `{id}` routes, so that `/soft` and `/restore` are never
+ * taken for an `{id}` when the find field is not a UUID.
+ * @example BATCH_ROUTE_TABLE[0] // { verb: 'patch', suffix: '', method: 'update', permission: 'update', batch: true }
+ */
+export const BATCH_ROUTE_TABLE: readonly RouteEntry[] = Object.freeze(
+  [
+    { verb: 'patch', suffix: '', method: 'update', permission: 'update', batch: true },
+    { verb: 'delete', suffix: '', method: 'delete', permission: 'delete', batch: true },
+    { verb: 'delete', suffix: '/soft', method: 'softDelete', permission: 'delete', batch: true },
+    { verb: 'patch', suffix: '/restore', method: 'restore', permission: 'restore', batch: true },
+  ].map((entry) => Object.freeze(entry as RouteEntry)),
+);
+
+/**
+ * The route table with the batch routes, when `batch`, placed before the first `{id}` route; else ROUTE_TABLE itself.
+ * @example routeTable(false) === ROUTE_TABLE // true
+ */
+export function routeTable(batch: boolean): readonly RouteEntry[] {
+  if (!batch) return ROUTE_TABLE;
+  const at = ROUTE_TABLE.findIndex((entry) => entry.suffix.startsWith('/{'));
+  return [...ROUTE_TABLE.slice(0, at), ...BATCH_ROUTE_TABLE, ...ROUTE_TABLE.slice(at)];
+}

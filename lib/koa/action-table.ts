@@ -8,6 +8,8 @@ import { searchAction } from '../actions/search.js';
 import { restoreAction, softDeleteAction } from '../actions/soft-delete.js';
 import { updateAction } from '../actions/update.js';
 import type { CrudMethod, Reply } from '../types.js';
+import { deleteManyAction, restoreManyAction, softDeleteManyAction } from '../actions/batch-delete.js';
+import { updateManyAction } from '../actions/batch-update.js';
 import type { ActionScope } from '../resource/scope.js';
 
 /**
@@ -25,3 +27,16 @@ export const ACTIONS: Readonly<Record<CrudMethod, (scope: ActionScope) => Promis
   softDelete: softDeleteAction,
   restore: restoreAction,
 });
+
+/**
+ * The lifecycle of each batch route, by its single action's method: the records a `filter[...]` matches, in one
+ * transaction (create many is create's route with an array body).
+ * @example await BATCH_ACTIONS.update!(resourceScope(bound, ctx))
+ */
+export const BATCH_ACTIONS: Readonly<Partial<Record<CrudMethod, (scope: ActionScope) => Promise<Reply>>>> =
+  Object.freeze({
+    update: updateManyAction,
+    delete: deleteManyAction,
+    softDelete: softDeleteManyAction,
+    restore: restoreManyAction,
+  });

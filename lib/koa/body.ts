@@ -10,10 +10,22 @@ import type { RequestBody } from '../resource/scope.js';
  * The parsed body: JSON, or an `application/x-www-form-urlencoded` form parsed with qs within the
  * query-string limits (brackets at most 3 deep, 200 parameters, lists of 100 items). A body another
  * middleware already parsed (`ctx.request.body`) is used as it is. Throws client errors: 415 for
- * any other type, 413 over `limit` bytes, 400 when malformed or beyond a form limit.
+ * any other type, 413 over `limit` bytes, 400 when malformed or beyond a form limit. Read once per request:
+ * a second call answers the first one's value (or failure).
  * @example const { value, form } = await readBody(ctx, 1_048_576);
  */
-export async function readBody(ctx: Context, limit: number): Promise<RequestBody> {
+export function readBody(ctx: Context, limit: number): Promise<RequestBody> {
+  const known = bodies.get(ctx);
+  if (known !== undefined) return known;
+  const read = readOnce(ctx, limit);
+  bodies.set(ctx, read);
+  return read;
+}
+
+/** Each request's body, read once: create many looks at it before create reads it again. */
+const bodies = new WeakMap<Context, Promise<RequestBody>>();
+
+async function readOnce(ctx: Context, limit: number): Promise<RequestBody> {
   const form = ctx.is('urlencoded') === 'urlencoded';
   const parsed = (ctx.request as { body?: unknown }).body;
   if (parsed !== undefined) return { value: parsed, form };

@@ -35,10 +35,13 @@ export function describeResource(
   const resource = isResource(target)
     ? target
     : resourceOfController(target as Parameters<typeof resourceOfController>[0], config);
+  const batch = resource.spec.batch === true;
   // Checked for the actions the document describes, as `crud` checks those it registers.
   const methods = [
     ...new Set(
-      planRoutes(target, { ...options, uri, optionsPermission: config.options.permission }).map((def) => def.method),
+      planRoutes(target, { ...options, uri, optionsPermission: config.options.permission, batch }).map(
+        (def) => def.method,
+      ),
     ),
   ];
   const bound = unsafeBindResource(
@@ -55,6 +58,7 @@ export function describeResource(
     moduleName,
     only,
     except,
+    batch,
     Controller: target,
     model: bound.model,
     policy: bound.policy,

@@ -4,15 +4,17 @@
  */
 import type { Context } from 'koa';
 import type { Model, ModelStatic } from 'sequelize';
-import type { ErrorFields } from '../core/constraint-fields.js';
+import { errorFieldsOf, type ErrorFields } from '../core/constraint-fields.js';
 import { watchQueries } from '../execute/deadline.js';
 import { unsafeBindResource } from '../resource/bind.js';
 import { registerRowScopes } from '../resource/row-scopes.js';
 import { resourceOfController, servesModel, type ControllerClass } from '../resource/controller-resource.js';
 import { isResource, type Resource } from '../resource/resource.js';
-import { attachResource, resourceScope } from '../resource/scope.js';
+import { attachResource, controllerScope, resourceScope, type ActionScope } from '../resource/scope.js';
+import type { BaseController } from '../controller/base-controller.js';
+import { createManyIfArray } from '../actions/batch-create.js';
 import type { CrudMethod, CrudPlugin, FastCrudConfig, Reply } from '../types.js';
-import { ACTIONS } from './action-table.js';
+import { ACTIONS, BATCH_ACTIONS } from './action-table.js';
 import { readBody } from './body.js';
 
 /** What `crud` registers: a `resource()` value or a controller class (SPEC.md's form). */
@@ -20,10 +22,10 @@ import { readBody } from './body.js';
 export type CrudTarget = ControllerClass | Resource<any>;
 
 /**
- * Serves one action of a registered resource for one request; `fields` are its model's columns
- * and visible attributes, for the error exit to name constraint fields (absent without a model).
+ * Serves one action of a registered resource for one request (`batch`: its batch route); `fields` are its model's
+ * columns and visible attributes, for the error exit to name constraint fields (absent without a model).
  */
-export type RouteHandler = ((ctx: Context, method: CrudMethod) => Promise<Reply | undefined>) & {
+export type RouteHandler = ((ctx: Context, method: CrudMethod, batch?: boolean) => Promise<Reply | undefined>) & {
   readonly fields?: ErrorFields;
 };
 
@@ -47,27 +49,50 @@ export function unsafeRouteHandler(
     const bound = unsafeBindResource(target, config, plugins, methods, label);
     watchQueries(bound.model.sequelize!);
     registerRowScopes(bound);
-    const serve = (ctx: Context, method: CrudMethod) => ACTIONS[method](resourceScope(bound, ctx, readBody));
+    const serve = async (ctx: Context, method: CrudMethod, batch = false) => {
+      const scope = resourceScope(bound, ctx, readBody);
+      if (batch) return batchAction(scope, method);
+      return (method === 'create' ? await createManyIfArray(scope) : undefined) ?? ACTIONS[method](scope);
+    };
     return Object.assign(serve, { fields: errorFields(bound.model, bound.policy.visible) });
   }
   if (servesModel(target)) {
     const bound = unsafeBindResource(resourceOfController(target, config), config, plugins, methods, label);
     watchQueries(bound.model.sequelize!);
     registerRowScopes(bound);
-    const serve = async (ctx: Context, method: CrudMethod) =>
-      call(attachResource(new target(ctx, config), bound), method, ctx);
+    const serve = async (ctx: Context, method: CrudMethod, batch = false) => {
+      const controller = attachResource(new target(ctx, config) as BaseController, bound);
+      if (!batch && method !== 'create') return call(controller, method, ctx);
+      const scope = controllerScope(controller);
+      if (batch) return batchAction(scope, method);
+      return (await createManyIfArray(scope)) ?? call(controller, method, ctx);
+    };
     return Object.assign(serve, { fields: errorFields(bound.model, bound.policy.visible) });
   }
   const Controller = target as ControllerClass;
   return async (ctx, method) => call(new Controller(ctx, config), method, ctx);
 }
 
+/**
+ * True when a target declares batch routes: a resource's `batch: true`, a controller class's `batch = true` field
+ * (read from one instance made without a request, as its other declarations are).
+ * @example declaresBatch(resource(Product, { policy, batch: true }), config) // true
+ */
+export function declaresBatch(target: CrudTarget, config: FastCrudConfig): boolean {
+  if (isResource(target)) return target.spec.batch === true;
+  return servesModel(target) && resourceOfController(target, config).spec.batch === true;
+}
+
+/** The batch action of a batch route's method (update, delete, softDelete or restore). */
+function batchAction(scope: ActionScope, method: CrudMethod): Promise<Reply | undefined> {
+  const action = BATCH_ACTIONS[method];
+  if (action === undefined) throw new TypeError(`No batch action serves ${method}`);
+  return action(scope);
+}
+
 /** Each column of the model with its attribute (and each attribute with itself), and the visible attributes. */
 function errorFields(model: ModelStatic<Model>, visible: ReadonlySet<string>): ErrorFields {
-  const columns = new Map<string, string>();
-  for (const name of Object.keys(model.getAttributes())) columns.set(name, name);
-  for (const [name, attribute] of Object.entries(model.getAttributes())) columns.set(attribute.field ?? name, name);
-  return { columns, visible };
+  return errorFieldsOf(model.getAttributes(), visible);
 }
 
 async function call(controller: object, method: CrudMethod, ctx: Context): Promise<Reply | undefined> {

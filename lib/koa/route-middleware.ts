@@ -78,7 +78,7 @@ export function routeMiddleware(def: RouteDef, runtime: RouteRuntime) {
 
 async function serve(ctx: Context, def: RouteDef, { handler, can }: RouteRuntime): Promise<Reply | undefined> {
   if (def.ability !== null && !(await can!(ctx, def.ability))) return forbidden(def.ability);
-  return handler(ctx, def.method);
+  return handler(ctx, def.method, def.batch === true);
 }
 
 function forbidden(ability: string): Reply {

@@ -9,6 +9,7 @@ import type { AttributeSource, CrudMethod, FastCrudConfig, FieldPolicy, PlanOpti
 import { objectSchema, requiredOnCreate, attributeSchema, type JsonSchema } from './attribute-schema.js';
 import { operationFor } from './operations.js';
 import { relationInputProperties } from './relation-inputs.js';
+import { batchOperationFor, withCreateMany } from './batch-operations.js';
 import { filterParameters, includeParameter, sortParameter } from './query-parameters.js';
 
 /** One resource as `crud` registers it, with its model and field policy. */
@@ -136,17 +137,19 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
     for (const def of plan) {
       const path = `/${def.path.replace(/\{(\w+):uuid\}/g, '{$1}')}`;
       // update and restore answer several verbs: their ids carry the verb to stay unique.
-      const manyVerbs = plan.filter((other) => other.method === def.method).length > 1;
-      const operationId = unique(
-        `${camelCase(resource.uri)}.${def.method}${manyVerbs ? pascalCase(def.verb) : ''}`,
-        (candidate) => operationIds.has(candidate),
+      const manyVerbs = plan.filter((other) => other.method === def.method && other.batch === def.batch).length > 1;
+      const single = def.batch !== true;
+      // A batch route's id is its action's with `Many` (`products.updateMany`).
+      const suffix = single ? (manyVerbs ? pascalCase(def.verb) : '') : 'Many';
+      const operationId = unique(`${camelCase(resource.uri)}.${def.method}${suffix}`, (candidate) =>
+        operationIds.has(candidate),
       );
       operationIds.add(operationId);
-      (paths[path] ??= {})[def.verb] = operationFor(
-        def,
-        { ...context, idSchema: idSchemaOf(resource.model, config, def.method) },
-        operationId,
-      );
+      const full = { ...context, idSchema: idSchemaOf(resource.model, config, def.method) };
+      const batch = { ...full, maxRecords: config.batch.max_records };
+      const operation = single ? operationFor(def, full, operationId) : batchOperationFor(def, batch, operationId);
+      (paths[path] ??= {})[def.verb] =
+        def.method === 'create' && resource.batch === true ? withCreateMany(operation, batch) : operation;
     }
   }
   return {

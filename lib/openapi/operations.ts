@@ -128,9 +128,11 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
   const record = success(ref(context.record));
   const what = DESCRIPTIONS[def.method]?.(context.record) ?? `The ${def.method} action.`;
   const description = `${what}${def.ability === null ? '' : ` Needs the ability ${def.ability}.`}`;
-  const guarded = def.ability !== null &&
-    context.security !== undefined &&
-    context.security.length > 0 && { security: context.security.map((requirement) => ({ ...requirement })) };
+  // A route no ability guards says so (`security: []`) where the others list schemes: open on purpose, not forgotten.
+  const secured = context.security !== undefined && context.security.length > 0;
+  const guarded = secured && {
+    security: def.ability === null ? [] : context.security.map((requirement) => ({ ...requirement })),
+  };
   const common = {
     operationId,
     tags: [context.tag],

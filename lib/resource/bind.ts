@@ -42,6 +42,8 @@ export interface BoundResource<M extends Model = Model> {
   readonly declarationKey: string;
   /** How search reads rows: raw rows of the visible attributes (the fast path), or instances, and why. */
   readonly searchShape: RowShape;
+  /** True when the resource declared `batch: true`: create takes an array body, and the batch routes are served. */
+  readonly batch: boolean;
   /** The actions `crud` registered routes for (none when bound outside `crud`): create's `Location` needs read's. */
   readonly routed: readonly CrudMethod[];
 }
@@ -117,6 +119,7 @@ export function unsafeBindResource<M extends Model>(
       config.search.method,
       hasCustomToJSON(model),
     ),
+    batch: spec.batch === true,
     routed: Object.freeze([...methods]),
   });
 }

@@ -65,6 +65,7 @@ export function resourceOfInstance(controller: BaseController): Resource {
     csv: { columns: declared.csvColumns, fileName: declared.csvFileName },
     validate: { create: declared.createValidateRules, update: declared.updateValidateRules },
     ...(declared.relations !== undefined && { relations: declared.relations }),
+    ...(declared.batch === true && { batch: true }),
   };
   const prototype = Object.getPrototypeOf(controller) as Record<string, unknown>;
   const actions = CRUD_METHODS.filter((method) => typeof prototype[method] === 'function');

@@ -244,6 +244,12 @@ export interface ResourceSpec<M extends Model> {
    * belongs-to and has-one only) and include (`include=category`) through; a path not listed is closed.
    */
   readonly relations?: RelationSpecs<M>;
+  /**
+   * True: the batch routes too — `POST <uri>` with an array body creates many, and `PATCH <uri>?filter[...]`,
+   * `DELETE <uri>?filter[...]`, `DELETE <uri>/soft?filter[...]` and `PATCH <uri>/restore?filter[...]` act on every
+   * record the filter matches, in one transaction, at most `batch.max_records` (the class form's `batch` field).
+   */
+  readonly batch?: boolean;
   /** The actions to offer (default: all nine); `crud`'s `only`/`except` narrow them further. */
   readonly actions?: readonly CrudMethod[];
 }

@@ -7,6 +7,7 @@
  *   npm run bench -- count 1000000    count-strategies.ts: search.count exact, none and estimate
  *   npm run bench -- write-mix 20     mixed-load.ts: 64 clients mixing every write, SQLite and PostgreSQL
  *   npm run bench -- soak 10          mixed-load.ts: N minutes of mixed load, memory sampled after GC
+ *   npm run bench -- batch 1000       batch.ts: batch PATCH and array POST against single requests
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +36,11 @@ const BENCHMARKS: Record<string, { readonly file: string; readonly about: string
       file: 'mixed-load.ts',
       about: 'N minutes (10) of mixed load: RSS and heap after GC over time',
       lead: ['soak'],
+    },
+    batch: {
+      file: 'batch.ts',
+      about: 'PATCH by filter and array POST of N (1000) records against N single requests, SQLite and PostgreSQL',
+      lead: ['run'],
     },
   };
 

@@ -66,6 +66,7 @@ describe('statusOf', () => {
       'unknownParameter',
       'tooDeep',
       'tooManyRows',
+      'filterRequired',
     ]);
     assert.equal(statusOf('required', 400), 400);
     assert.equal(statusOf('columnNotFound', 422), 422);

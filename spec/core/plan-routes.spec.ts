@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { planRoutes } from '../../lib/core/plan-routes.js';
-import { ROUTE_TABLE } from '../../lib/core/route-table.js';
+import { BATCH_ROUTE_TABLE, ROUTE_TABLE } from '../../lib/core/route-table.js';
 import type { CrudMethod } from '../../lib/types.js';
 import { controllerArb, methodListArb, uriArb } from '../arbitraries/controller-arb.js';
 
@@ -89,6 +89,44 @@ describe('planRoutes', () => {
     assert.deepEqual(others, planRoutes(FullController, { uri: 'p', moduleName: 'm', except: ['options'] }));
   });
 
+  it('returns the batch routes under their single actions, before the {id} routes, for batch', () => {
+    const Full = class {
+      search() {}
+      create() {}
+      update() {}
+      delete() {}
+      softDelete() {}
+      restore() {}
+      read() {}
+    };
+    const plan = planRoutes(Full, { uri: 'books', moduleName: 'shop', batch: true });
+    assert.deepEqual(
+      plan.map((r) => [r.verb, r.path, r.method, r.ability, r.batch ?? false]),
+      [
+        ['get', 'books', 'search', 'shop.access.search', false],
+        ['post', 'books', 'create', 'shop.access.create', false],
+        ['patch', 'books', 'update', 'shop.access.update', true],
+        ['delete', 'books', 'delete', 'shop.access.delete', true],
+        ['delete', 'books/soft', 'softDelete', 'shop.access.delete', true],
+        ['patch', 'books/restore', 'restore', 'shop.access.restore', true],
+        ['get', 'books/{id:uuid}', 'read', 'shop.access.view', false],
+        ['put', 'books/{id:uuid}', 'update', 'shop.access.update', false],
+        ['patch', 'books/{id:uuid}', 'update', 'shop.access.update', false],
+        ['post', 'books/{id:uuid}', 'update', 'shop.access.update', false],
+        ['delete', 'books/{id:uuid}', 'delete', 'shop.access.delete', false],
+        ['delete', 'books/{id:uuid}/soft', 'softDelete', 'shop.access.delete', false],
+        ['patch', 'books/{id:uuid}/restore', 'restore', 'shop.access.restore', false],
+        ['put', 'books/{id:uuid}/restore', 'restore', 'shop.access.restore', false],
+      ],
+    );
+    assert.deepEqual(
+      planRoutes(Full, { uri: 'books', batch: true, except: ['update'] })
+        .filter((r) => r.batch)
+        .map((r) => r.method),
+      ['delete', 'softDelete', 'restore'],
+    );
+  });
+
   it('skips entries whose method the controller lacks', () => {
     class ReadOnly {
       read() {}
@@ -169,6 +207,54 @@ describe('planRoutes', () => {
             );
           },
         ),
+      );
+    });
+
+    it('is the same plan with batch off as without the option (the twelve-route table stays exact)', () => {
+      fc.assert(
+        fc.property(controllerArb, methodListArb, methodListArb, uriArb, ({ Controller }, only, except, uri) => {
+          const options = {
+            uri: uri.given,
+            moduleName: 'mod',
+            only: only as CrudMethod[],
+            except: except as CrudMethod[],
+          };
+          const plain = planRoutes(Controller, options);
+          assert.deepEqual(planRoutes(Controller, { ...options, batch: false }), plain);
+          assert.ok(plain.every((route) => !('batch' in route)));
+        }),
+      );
+    });
+
+    it('adds, with batch on, exactly the batch routes of the kept methods, before every {id} route', () => {
+      fc.assert(
+        fc.property(controllerArb, methodListArb, methodListArb, uriArb, ({ Controller }, only, except, uri) => {
+          const options = {
+            uri: uri.given,
+            moduleName: 'mod',
+            only: only as CrudMethod[],
+            except: except as CrudMethod[],
+          };
+          const plain = planRoutes(Controller, options);
+          const batched = planRoutes(Controller, { ...options, batch: true });
+          assert.deepEqual(
+            batched.filter((route) => route.batch !== true),
+            plain,
+          );
+          const kept = new Set(plain.map((route) => route.method));
+          assert.deepEqual(
+            batched.filter((route) => route.batch === true).map((r) => [r.verb, r.path, r.method, r.ability]),
+            BATCH_ROUTE_TABLE.filter((e) => kept.has(e.method)).map((e) => [
+              e.verb,
+              uri.bare + e.suffix,
+              e.method,
+              `mod.access.${e.permission}`,
+            ]),
+          );
+          const firstId = batched.findIndex((route) => route.path.includes('{id'));
+          const lastBatch = batched.findLastIndex((route) => route.batch === true);
+          assert.ok(firstId < 0 || lastBatch < firstId);
+        }),
       );
     });
 

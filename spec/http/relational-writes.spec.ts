@@ -93,6 +93,13 @@ for (const db of databases)
           { policy: { fillable: ['title'] }, relations: { tags: { include: true }, lines: {} } },
           scoped,
         );
+        form.register(
+          router,
+          'batch-books',
+          Book,
+          { policy: { fillable: ['title'] }, batch: true, relations: { tags: { write: true } } },
+          scoped,
+        );
         form.register(router, 'tags', Tag, { policy: { fillable: ['label'] } }, scoped);
         form.register(router, 'book-tags', BookTag, { policy: { fillable: ['bookId', 'tagId'] } }, scoped);
         server = await serve(new Koa().use(router.routes()), errors);
@@ -308,6 +315,17 @@ for (const db of databases)
           [1, 'a'],
           [2, 'a'],
         ]);
+      });
+
+      it('a batch write refuses an association it would not write, naming it, and writes nothing', async () => {
+        const before = await countOf(models.Book, { libraryId: 'a' });
+        const many = await send('POST', '/batch-books', [{ title: 'One' }, { title: 'Two', tags: [1] }]);
+        assert.equal(many.status, 400, many.text);
+        assert.deepEqual(fields(many.body), ['1.tags:invalidValue']);
+        assert.equal(await countOf(models.Book, { libraryId: 'a' }), before);
+        const patched = await send('PATCH', '/batch-books?filter[title]=One', { tags: [1] });
+        assert.equal(patched.status, 400, patched.text);
+        assert.deepEqual(fields(patched.body), ['tags:invalidValue']);
       });
 
       it('registration refuses a has-many without fillable, a belongs-to and a deeper path', () => {

@@ -234,7 +234,7 @@ describe('openApiDocument', () => {
         );
         assert.deepEqual(
           operation.security,
-          operation['x-ability'] === undefined ? undefined : [{ bearerAuth: [] }],
+          operation['x-ability'] === undefined ? [] : [{ bearerAuth: [] }],
           `${verb} ${path}`,
         );
       }

@@ -77,6 +77,22 @@ describe('Spectral (spectral:oas) on the generated documents', () => {
     assert.deepEqual(findings, [], printed(findings));
   });
 
+  it('reports nothing for a resource with batch routes, guarded and open', async () => {
+    const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
+    const { Product } = defineRelationCatalog(sequelize, 'spec');
+    const products = resource(Product, { policy: { fillable: 'all' }, batch: true });
+    const document = openApiDocument({
+      info: { title: 'Shop', version: '1', description: 'A shop', contact: { name: 'Shop team' } },
+      servers: [{ url: '/' }],
+      resources: [
+        openApiResource('products', products, { moduleName: 'shop' }),
+        openApiResource('admin/products', products, { config: { global: { find_field_is_uuid: false } } }),
+      ],
+    });
+    const findings = await lint('batch', document);
+    assert.deepEqual(findings, [], printed(findings));
+  });
+
   it('reports what is wrong when a document breaks a rule, so an empty list means something', async () => {
     const findings = await lint('broken', {
       openapi: '3.1.0',

@@ -80,6 +80,7 @@ export function controllerOf<M extends Model>(model: ModelStatic<M>, spec: Resou
     csvFileName = spec.csv?.fileName;
     override createValidateRules = spec.validate?.create;
     override updateValidateRules = spec.validate?.update;
+    override batch = spec.batch === true;
     modelClassName(): ModelStatic<M> {
       return model;
     }

@@ -312,6 +312,7 @@ export interface components {
              * @example tooDeep
              * @example uriTooLong
              * @example tooManyRows
+             * @example filterRequired
              * @example unique
              * @example foreignKey
              * @example recordNotFound

@@ -44,6 +44,7 @@ const SHOWN_IN: Readonly<Record<ErrorCode, readonly (keyof typeof SECTIONS)[]>> 
   tooDeep: [],
   uriTooLong: [],
   tooManyRows: [],
+  filterRequired: [],
   clientError: [],
   databaseUnavailable: ['outages'],
   databaseTimeout: ['outages'],

@@ -1,0 +1,89 @@
+/**
+ * Delete, soft delete and restore many: `DELETE <uri>?filter[...]`, `DELETE <uri>/soft?filter[...]` and
+ * `PATCH <uri>/restore?filter[...]`, each over every matching record in one transaction.
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import { findFieldOf } from '../core/find-field.js';
+import type { ActionScope } from '../resource/scope.js';
+import type { Reply } from '../types.js';
+import { batchQueryProblem, inBatch, manyReply, matchingRecords } from './batch-records.js';
+import { softDeleteUserId } from './soft-delete.js';
+
+/**
+ * Serves `DELETE <uri>?filter[...]` (a resource with `batch: true`): every record the filter matches as search
+ * matches it (at most `batch.max_records`, locked) goes as delete removes one, with `modifyDeleteQuery` on the match
+ * and `beforeDelete`/`afterDelete` around each record, in one transaction; 200 with the deleted records' find-field
+ * values. No filter: `filterRequired`.
+ * @example const reply = await deleteManyAction(resourceScope(bound, ctx, readBody));
+ */
+export async function deleteManyAction(scope: ActionScope): Promise<Reply> {
+  const refused = batchQueryProblem(scope);
+  if (refused !== undefined) return refused;
+  const findField = findFieldOf(scope.model, scope.config, 'delete');
+  return inBatch(scope, async (transaction) => {
+    const found = await matchingRecords(scope, 'delete', 'search', 'modifyDeleteQuery');
+    if (E.isLeft(found)) return found.left;
+    const values: unknown[] = [];
+    for (const record of found.right) {
+      await scope.hook('beforeDelete', record);
+      values.push(findField === undefined ? null : record.get(findField.attribute));
+      await record.destroy({ transaction });
+      await scope.hook('afterDelete', record);
+    }
+    return scope.answers.answerSuccess(values, scope.config.delete.http_status);
+  });
+}
+
+/**
+ * Serves `DELETE <uri>/soft?filter[...]`: every active record the filter matches is soft-deleted as softDelete marks
+ * one (deleted-at now, deleted-by the user), with `modifySoftDeleteQuery` on the match and
+ * `beforeSoftDelete`/`afterSoftDelete` around each record, in one transaction; 200 with the records.
+ * @example const reply = await softDeleteManyAction(resourceScope(bound, ctx, readBody));
+ */
+export async function softDeleteManyAction(scope: ActionScope): Promise<Reply> {
+  const { deletedAt, deletedBy, paranoid } = scope.resource;
+  if (deletedAt === undefined) return scope.answers.answerColumnNotFound(scope.config.soft_delete.deleted_at_field);
+  const refused = batchQueryProblem(scope);
+  if (refused !== undefined) return refused;
+  return inBatch(scope, async (transaction) => {
+    const found = await matchingRecords(scope, 'softDelete', 'active', 'modifySoftDeleteQuery');
+    if (E.isLeft(found)) return found.left;
+    const user = deletedBy === undefined ? undefined : await softDeleteUserId(scope);
+    const now = new Date();
+    for (const record of found.right) {
+      await scope.hook('beforeSoftDelete', record);
+      if (deletedBy !== undefined) record.set(deletedBy, user);
+      if (!paranoid) record.set(deletedAt, now);
+      await record.save({ transaction });
+      if (paranoid) await record.destroy({ transaction });
+      await scope.hook('afterSoftDelete', record);
+    }
+    return manyReply(scope, 'softDelete', found.right, scope.config.soft_delete);
+  });
+}
+
+/**
+ * Serves `PATCH <uri>/restore?filter[...]`: every soft-deleted record the filter matches is restored as restore
+ * restores one, with `modifyRestoreQuery` on the match and `beforeRestore`/`afterRestore` around each record, in one
+ * transaction; 200 with the records.
+ * @example const reply = await restoreManyAction(resourceScope(bound, ctx, readBody));
+ */
+export async function restoreManyAction(scope: ActionScope): Promise<Reply> {
+  const { deletedAt, deletedBy, paranoid } = scope.resource;
+  if (deletedAt === undefined) return scope.answers.answerColumnNotFound(scope.config.soft_delete.deleted_at_field);
+  const refused = batchQueryProblem(scope);
+  if (refused !== undefined) return refused;
+  return inBatch(scope, async (transaction) => {
+    const found = await matchingRecords(scope, 'restore', 'trashed', 'modifyRestoreQuery');
+    if (E.isLeft(found)) return found.left;
+    for (const record of found.right) {
+      await scope.hook('beforeRestore', record);
+      if (paranoid) await record.restore({ transaction });
+      else record.set(deletedAt, null);
+      if (deletedBy !== undefined) record.set(deletedBy, null);
+      await record.save({ transaction });
+      await scope.hook('afterRestore', record);
+    }
+    return manyReply(scope, 'restore', found.right, scope.config.restore);
+  });
+}
