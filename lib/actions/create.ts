@@ -24,7 +24,7 @@ export async function createAction(scope: ActionScope): Promise<Reply> {
   const body = await bodyData(scope, 'create');
   if (E.isLeft(body)) return body.left;
   const filled = (await scope.hook('beforeCreateFill', body.right)) ?? body.right;
-  const { record, reply } = await inTransaction(scope, async (transaction) => {
+  const { record, reply } = await inTransaction(scope, 'create', async (transaction) => {
     const data = await dataStage(scope, 'create', (await scope.hook('beforeCreate', filled)) ?? filled);
     await checkReferences(scope.model, data, await rowScopesOf(scope, 'create'), transaction);
     const created = await scope.model.create(data, { transaction });
