@@ -47,7 +47,7 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
   );
 }
 
-/** The options reply for the query after the hook and the plugins: its rows read, checked against the cap, formatted. */
+/** The options reply for the query after the hook and the plugins: its rows read, kept within the cap, formatted. */
 async function answerOptions(
   scope: ActionScope,
   hooked: FindOptions,

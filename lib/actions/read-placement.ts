@@ -8,7 +8,7 @@ import type { ReadRequirement } from '../types.js';
  * `requirement` says: as usual (`{}`) when there is none, on the writer (`{ useMaster: true }`) for
  * `primary`, and for `visible` in a reader's transaction that sees that PostgreSQL transaction, else
  * on the writer (`whereVisible`).
- * @example const record = await placedRead(sequelize, requirement, (placement) => Product.findOne({ where, ...placement }));
+ * @example const found = await placedRead(sequelize, needs, (placement) => Note.findOne({ where, ...placement }));
  */
 export function placedRead<T>(
   sequelize: Sequelize,

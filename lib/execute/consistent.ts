@@ -81,7 +81,8 @@ export async function whereVisible<T>(
   work: (placement: Placement) => Promise<T>,
 ): Promise<T> {
   if (sequelize.getDialect() !== 'postgres' || !replicated(sequelize)) return work({});
-  const behind = Symbol('behind');
+  // Thrown to roll the reader's transaction back when it does not see the write; caught below, never shown.
+  const behind = new Error('the reader has not replayed the write');
   try {
     return await sequelize.transaction(snapshotOptions(false), async (transaction) => {
       // The first statement takes the transaction's snapshot: the one this check and every later read use.

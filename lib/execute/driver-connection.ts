@@ -191,7 +191,7 @@ export async function driverSelects(
   });
 }
 
-/** PostgreSQL: the rows of each of `count` statements, run in one REPEATABLE READ READ ONLY transaction, one round trip. */
+/** PostgreSQL: the rows of each of `count` statements, in one REPEATABLE READ READ ONLY transaction, one round trip. */
 async function pgSnapshot(connection: object, text: string, count: number): Promise<Record<string, unknown>[][]> {
   const results = await executePg(connection, `${PG_BEGIN} ${text} COMMIT;`);
   if (results.length !== count + 2) throw new Error('a result per statement was expected');
