@@ -137,7 +137,8 @@ for (const form of FORMS)
         assert.equal((await server.request('DELETE', path)).status, 200);
       });
       assert.deepEqual(ran.standby, []);
-      assert.ok(ran.primary.some((statement) => statement.startsWith('INSERT')));
-      assert.ok(ran.primary.some((statement) => statement.startsWith('DELETE')));
+      // (PostgreSQL logs Sequelize's parameterized INSERT and UPDATE as `execute`, not `statement`: the log has the rest.)
+      const writes = ran.primary.filter((statement) => /^(START TRANSACTION|DELETE|COMMIT)/.test(statement));
+      assert.equal(writes.length, 3 * 2 + 1, ran.primary.join(' | '));
     });
   });
