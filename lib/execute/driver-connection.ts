@@ -153,9 +153,9 @@ const MARIADB_BEGIN = [
  * one snapshot, so that a page and its count never contradict each other (issue 21). PostgreSQL: one
  * query string (one round trip, one acquisition, one deadline check), `BEGIN ISOLATION LEVEL REPEATABLE
  * READ READ ONLY; …; COMMIT;`, each statement giving its own rows. MariaDB: `START TRANSACTION WITH
- * CONSISTENT SNAPSHOT, READ ONLY`, the selects and `COMMIT`, pipelined (sent without waiting for each
- * other's replies). A driver error rolls the transaction back and sends every statement through
- * `sequelize.query` one after the other, as `driverSelect` does. SQLite: each runs as `driverSelect`
+ * CONSISTENT SNAPSHOT, READ ONLY`, the selects and `COMMIT` on one connection (`mariadbSnapshot`). A driver
+ * error rolls the transaction back and sends every statement through `sequelize.query` one after the other, as
+ * `driverSelect` does. SQLite: each runs as `driverSelect`
  * (fast-executor.ts makes a SQLite page and count one statement). Call only when `driverRefusal` gave
  * none for each statement's options. `text` is the statements' SQL joined by a space (a caller may keep it).
  * @example const [rows, count] = await driverSelects(sequelize, [page, counted]);
@@ -198,18 +198,26 @@ async function pgSnapshot(connection: object, text: string, count: number): Prom
   return results.slice(1, -1).map(({ rows }) => rows);
 }
 
-/** MariaDB: the rows of each statement, in one consistent read-only snapshot, pipelined on one connection. */
+/**
+ * MariaDB: the rows of each statement, in one consistent read-only snapshot on one connection. The snapshot's start
+ * is pipelined with the first statement and `COMMIT` with the last, but each statement waits for the one before: a
+ * statement the deadline kills (`KILL QUERY`) stops the rest, which would otherwise run after it.
+ */
 async function mariadbSnapshot(
   connection: object,
   statements: readonly DriverStatement[],
 ): Promise<Record<string, unknown>[][]> {
   const mariadb = connection as MariadbConnection;
-  const sent = [...MARIADB_BEGIN, ...statements.map(({ sql }) => sql), 'COMMIT'].map((sql) => mariadb.query(sql));
-  const settled = await Promise.allSettled(sent);
-  const failed = settled.find((result) => result.status === 'rejected');
-  if (failed !== undefined) throw failed.reason;
-  const rows = settled.map((result) => (result as PromiseFulfilledResult<Record<string, unknown>[]>).value);
-  return rows.slice(MARIADB_BEGIN.length, -1);
+  const results: Record<string, unknown>[][] = [];
+  for (const [i, { sql }] of statements.entries()) {
+    const before = i === 0 ? MARIADB_BEGIN : [];
+    const texts = [...before, sql, ...(i === statements.length - 1 ? ['COMMIT'] : [])];
+    const settled = await Promise.allSettled(texts.map((text) => mariadb.query(text)));
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    results.push((settled[before.length] as PromiseFulfilledResult<Record<string, unknown>[]>).value);
+  }
+  return results;
 }
 
 /** Ends a snapshot a driver error interrupted; a connection that cannot is marked broken, so the pool drops it. */

@@ -216,7 +216,7 @@ function splitCombined(rows: Record<string, unknown>[]): [Record<string, unknown
 /**
  * The page and the count, read from one state of the database (issue 21): on the driver connection in one round trip
  * (`driverSelects`: PostgreSQL one REPEATABLE READ READ ONLY transaction in one query string, MariaDB one consistent
- * snapshot pipelined on one connection), SQLite as one statement (`combinedQuery`, unless the page is empty); else one
+ * snapshot on one connection), SQLite as one statement (`combinedQuery`, unless the page is empty); else one
  * after the other in `inOneState`'s transaction, or SQLite's unchanged data version.
  */
 async function pageAndCount(select: FastSelect, shape: RawShape): Promise<[Record<string, unknown>[], number]> {
