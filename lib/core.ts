@@ -33,6 +33,8 @@ export type {
   TermSearch,
   SearchPlan,
   RowScopeContext,
+  ReadRequirement,
+  CommittedContext,
   RowScope,
   RowScopes,
   RelationPolicy,

@@ -33,6 +33,7 @@ export { Delete } from './actions/delete.js';
 export { SoftDelete, Restore } from './actions/soft-delete.js';
 export { ExportCsv } from './actions/export-csv.js';
 export { tenantScope } from './plugins/tenant-scope.js';
+export { readYourWrites, type ReadYourWritesOptions } from './plugins/read-your-writes.js';
 export { DEFAULT_CONFIG, resolveConfig, formatConfigError } from './core/config.js';
 export { clientError } from './core/error-reply.js';
 export { ERROR_TABLE } from './core/error-codes.js';

@@ -466,6 +466,41 @@ export interface CrudPlugin {
    * the request, where elsewhere an empty `values` list reaches no row.
    */
   rowScope?(model: ModelStatic<Model>, context: RowScopeContext): RowScope | Promise<RowScope>;
+  /**
+   * Before the reads of search, options and read: where they must run to see what the client wrote
+   * (readYourWrites). Undefined: where they run anyway; `{ primary: true }`: on the writer, as
+   * `useMaster`; `{ visible: xid }`: on a reader whose snapshot sees PostgreSQL transaction `xid`,
+   * checked on the connection the reads use, else on the writer at once.
+   */
+  readFrom?(context: PluginContext): ReadRequirement | undefined | Promise<ReadRequirement | undefined>;
+  /**
+   * After a write's transaction committed: create, update, delete, softDelete and restore (any write
+   * action that commits). Not called when the write rolled back.
+   */
+  committed?(context: CommittedContext): void | Promise<void>;
+}
+
+/**
+ * Where a read must run, as a plugin's `readFrom` stage says.
+ * @example { visible: '7412' } // a reader that sees PostgreSQL transaction 7412, else the writer
+ */
+export interface ReadRequirement {
+  /** True: on the writer (`useMaster`). */
+  readonly primary?: boolean;
+  /** A PostgreSQL transaction id (decimal xid8) the read must see: a reader that sees it, else the writer. */
+  readonly visible?: string;
+}
+
+/**
+ * A committed write, as a plugin's `committed` stage gets it: the plugin context (the write's
+ * transaction is over: `transaction` is undefined), its transaction id on PostgreSQL with read
+ * replicas (undefined elsewhere: no reader can lag behind it), and when it committed.
+ * @example { action: 'update', ctx, config, model: Product, transaction: undefined, transactionId: '7412', … }
+ */
+export interface CommittedContext extends PluginContext {
+  readonly transactionId: string | undefined;
+  /** `Date.now()` when the transaction committed. */
+  readonly committedAt: number;
 }
 
 /**

@@ -53,10 +53,10 @@ export async function createManyAction(scope: ActionScope, body: readonly unknow
   for (const data of fields) filled.push((await scope.hook('beforeCreateFill', data)) ?? data);
   const bulk = !writesOneByOne(scope.model);
   try {
-    return await inBatch(scope, (transaction) => createAll(scope, filled, bulk, transaction));
+    return await inBatch(scope, 'create', (transaction) => createAll(scope, filled, bulk, transaction));
   } catch (thrown) {
     if (!(thrown instanceof BulkInsertRefused)) throw thrown;
-    return inBatch(scope, (transaction) => createAll(scope, filled, false, transaction));
+    return inBatch(scope, 'create', (transaction) => createAll(scope, filled, false, transaction));
   }
 }
 

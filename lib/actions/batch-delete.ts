@@ -20,7 +20,7 @@ export async function deleteManyAction(scope: ActionScope): Promise<Reply> {
   const refused = batchQueryProblem(scope);
   if (refused !== undefined) return refused;
   const findField = findFieldOf(scope.model, scope.config, 'delete');
-  return inBatch(scope, async (transaction) => {
+  return inBatch(scope, 'delete', async (transaction) => {
     const found = await matchingRecords(scope, 'delete', 'search', 'modifyDeleteQuery');
     if (E.isLeft(found)) return found.left;
     const values: unknown[] = [];
@@ -45,7 +45,7 @@ export async function softDeleteManyAction(scope: ActionScope): Promise<Reply> {
   if (deletedAt === undefined) return scope.answers.answerColumnNotFound(scope.config.soft_delete.deleted_at_field);
   const refused = batchQueryProblem(scope);
   if (refused !== undefined) return refused;
-  return inBatch(scope, async (transaction) => {
+  return inBatch(scope, 'softDelete', async (transaction) => {
     const found = await matchingRecords(scope, 'softDelete', 'active', 'modifySoftDeleteQuery');
     if (E.isLeft(found)) return found.left;
     const user = deletedBy === undefined ? undefined : await softDeleteUserId(scope);
@@ -73,7 +73,7 @@ export async function restoreManyAction(scope: ActionScope): Promise<Reply> {
   if (deletedAt === undefined) return scope.answers.answerColumnNotFound(scope.config.soft_delete.deleted_at_field);
   const refused = batchQueryProblem(scope);
   if (refused !== undefined) return refused;
-  return inBatch(scope, async (transaction) => {
+  return inBatch(scope, 'restore', async (transaction) => {
     const found = await matchingRecords(scope, 'restore', 'trashed', 'modifyRestoreQuery');
     if (E.isLeft(found)) return found.left;
     for (const record of found.right) {

@@ -11,7 +11,7 @@ import { replyForError } from '../core/error-reply.js';
 import { fail } from '../core/jsend.js';
 import { rowScopesOf } from '../resource/row-scopes.js';
 import type { ActionScope } from '../resource/scope.js';
-import type { Reply } from '../types.js';
+import type { CrudMethod, Reply } from '../types.js';
 import { inTransaction, serializerFor } from './records.js';
 import { parseQuery, planSearchRequest, relationSettings } from './search.js';
 import { queryStage, rowsStage, type QueryHook } from './stages.js';
@@ -27,11 +27,16 @@ export class BatchFailure extends Error {
 /**
  * Runs a batch in one write transaction (`inTransaction`): a `BatchFailure` thrown inside rolls every write back and
  * its reply is answered; anything else thrown goes to the error exit, rolled back too.
- * @example return inBatch(scope, async (transaction) => { … });
+ * `action` names the write to the plugins' `committed` stage, as the single action's.
+ * @example return inBatch(scope, 'update', async (transaction) => { … });
  */
-export async function inBatch(scope: ActionScope, work: (transaction: Transaction) => Promise<Reply>): Promise<Reply> {
+export async function inBatch(
+  scope: ActionScope,
+  action: CrudMethod,
+  work: (transaction: Transaction) => Promise<Reply>,
+): Promise<Reply> {
   try {
-    return await inTransaction(scope, work);
+    return await inTransaction(scope, action, work);
   } catch (thrown) {
     if (thrown instanceof BatchFailure) return thrown.reply;
     throw thrown;

@@ -26,7 +26,7 @@ export async function updateManyAction(scope: ActionScope): Promise<Reply> {
   const body = await bodyData(scope, 'update', 'refuse');
   if (E.isLeft(body)) return body.left;
   const filled = (await scope.hook('beforeUpdateFill', body.right)) ?? body.right;
-  return inBatch(scope, async (transaction) => {
+  return inBatch(scope, 'update', async (transaction) => {
     const perRecord = scope.hasHook('beforeUpdate') || scope.hasHook('afterUpdate') || writesOneByOne(scope.model);
     const found = await matchingRecords(scope, 'update', 'active', 'modifyUpdateQuery', !perRecord);
     if (E.isLeft(found)) return found.left;

@@ -26,7 +26,7 @@ export async function createAction(scope: ActionScope): Promise<Reply> {
   const body = await bodyData(scope, 'create');
   if (E.isLeft(body)) return body.left;
   const filled = (await scope.hook('beforeCreateFill', body.right)) ?? body.right;
-  const written = await inTransaction(scope, async (transaction) => {
+  const written = await inTransaction(scope, 'create', async (transaction) => {
     const staged = await dataStage(scope, 'create', (await scope.hook('beforeCreate', filled)) ?? filled);
     const { data, write } = await relationalStep(scope, 'create', staged, transaction);
     await checkReferences(scope.model, data, await rowScopesOf(scope, 'create'), transaction);

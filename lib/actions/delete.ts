@@ -14,7 +14,7 @@ import { findRecord, inTransaction } from './records.js';
  * @example const reply = await deleteAction(resourceScope(bound, ctx));
  */
 export async function deleteAction(scope: ActionScope): Promise<Reply> {
-  return inTransaction(scope, async (transaction) => {
+  return inTransaction(scope, 'delete', async (transaction) => {
     const record = await findRecord(scope, 'delete', 'any', 'modifyDeleteQuery');
     if (record === undefined) return scope.answers.answerNotFound();
     await scope.hook('beforeDelete', record);

@@ -21,7 +21,8 @@ import { executorFor, type Chosen } from '../execute/executor.js';
 import { privateSequelize } from '../execute/private-sequelize.js';
 import { stateOf } from '../execute/state.js';
 import { tableColumns, tableHasColumn } from '../execute/table.js';
-import { queryStage } from './stages.js';
+import { placedRead } from './read-placement.js';
+import { queryStage, readStage } from './stages.js';
 import { withholdDeepOptions } from './withheld.js';
 
 /**
@@ -38,7 +39,23 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
   const undeclared = undeclaredValueColumn(model, value, config);
   if (undeclared !== undefined && !(await tableHasColumn(model, undeclared)))
     return columnGone(answers, config, undeclared);
-  const hooked = await queryStage(scope, 'options', 'modifyOptionsQuery', planned.right);
+  const staged = await queryStage(scope, 'options', 'modifyOptionsQuery', planned.right);
+  const requirement = scope.resource.plugins.length === 0 ? undefined : await readStage(scope, 'options');
+  if (requirement === undefined) return answerOptions(scope, staged, label!, value, undeclared);
+  return placedRead(model.sequelize!, requirement, (placement) =>
+    answerOptions(scope, { ...staged, ...placement }, label!, value, undeclared),
+  );
+}
+
+/** The options reply for the query after the hook and the plugins: its rows read, kept within the cap, formatted. */
+async function answerOptions(
+  scope: ActionScope,
+  hooked: FindOptions,
+  label: string,
+  value: string | undefined,
+  undeclared: string | undefined,
+): Promise<Reply> {
+  const { model, config, answers } = scope;
   const chosen = await executorFor(model, scope.ctx);
   const cap = config.search.max_unpaginated;
   const tooMany = () =>
@@ -74,7 +91,7 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
   }
   // More than the count allowed, or a row past the cap: the LIMIT's extra row, or rows added since the span or count.
   if (found === undefined || found.length > cap) return tooMany();
-  const asked = { label: label!, value: value || config.options.default_value };
+  const asked = { label, value: value || config.options.default_value };
   withholdDeepOptions(scope.ctx, found, config.global.max_depth, asked);
   const rows = optionItems(found);
   const items = (await scope.hook('afterOptions', rows)) ?? rows;

@@ -9,7 +9,9 @@ import type { AbstractConstructor, BaseController } from '../controller/base-con
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
+import { placedRead } from './read-placement.js';
 import { findRecord, recordReply } from './records.js';
+import { readStage } from './stages.js';
 
 /**
  * Serves `GET <uri>/{id}`: the record with the associations `include=` names, or 404 when it is
@@ -22,7 +24,10 @@ export async function readAction(scope: ActionScope): Promise<Reply> {
   const include = parseInclude(singleParam(scope.ctx.query?.['include']), policies);
   if (E.isLeft(include)) return scope.answers.answerFail(include.left);
   const includes = relationIncludes(scope.model, include.right, policies, scope.config.soft_delete.deleted_at_field);
-  const record = await findRecord(scope, 'read', 'active', 'modifyReadQuery', includes);
+  const requirement = scope.resource.plugins.length === 0 ? undefined : await readStage(scope, 'read');
+  const record = await placedRead(scope.model.sequelize!, requirement, (placement) =>
+    findRecord(scope, 'read', 'active', 'modifyReadQuery', includes, placement),
+  );
   if (record === undefined) return scope.answers.answerNotFound();
   await scope.hook('afterRead', record);
   return recordReply(scope, 'read', record, scope.config.read);

@@ -8,15 +8,21 @@ import { lookupFor, type Scope } from '../core/record-plan.js';
 import type { RelationModel } from '../core/relation-paths.js';
 import { visibleRecord } from '../core/relation-policy.js';
 import type { ActionScope } from '../resource/scope.js';
-import { queryStage, rowsStage, type QueryHook } from './stages.js';
+import { writeTransactionId, type Placement } from '../execute/consistent.js';
+import type { CrudMethod } from '../types.js';
+import { committedStage, queryStage, rowsStage, type QueryHook } from './stages.js';
 import { serializeWrites, writeTransactionOptions } from './sqlite-writes.js';
 import { withholdDeepRecord } from './withheld.js';
 
 export type { HookResult } from '../resource/resource.js';
 
+/** No placement: a read runs where Sequelize sends it. */
+const NOWHERE: Placement = {};
+
 /**
  * Finds the record `ctx.params.id` names in the action's find field, after its modify-query hook
- * and the plugins, with `include`'s associations loaded; undefined when none.
+ * and the plugins, with `include`'s associations loaded, and `placement`'s transaction or useMaster (readYourWrites);
+ * undefined when none.
  * @example const record = await findRecord(scope, 'read', 'active', 'modifyReadQuery');
  */
 export async function findRecord(
@@ -25,6 +31,7 @@ export async function findRecord(
   visibility: Scope,
   hook: QueryHook,
   include: Includeable[] = [],
+  placement: Placement = NOWHERE,
 ): Promise<Model | undefined> {
   const { model, config, resource } = scope;
   const id = (scope.ctx as Context & { params?: Record<string, string> }).params?.['id'] ?? '';
@@ -32,7 +39,8 @@ export async function findRecord(
   const lookup = findField && lookupFor(model, findField.attribute, id, visibility, resource.deletedAt);
   if (lookup === undefined) return undefined;
   const query = { ...compileLookup(lookup, scope.transaction), ...(include.length > 0 && { include }) };
-  return (await model.findOne(await queryStage(scope, action, hook, query))) ?? undefined;
+  const staged = await queryStage(scope, action, hook, query);
+  return (await model.findOne(placement === NOWHERE ? staged : { ...staged, ...placement })) ?? undefined;
 }
 
 /**
@@ -104,19 +112,31 @@ export async function readBack(scope: ActionScope, record: Model): Promise<Model
  * Runs a write in one managed transaction, exposed to hooks as the scope's (and controller's)
  * `transaction`; anything thrown inside rolls the whole write back. On SQLite the writes of one
  * database run one at a time (`serializeWrites`), so a burst of requests queues instead of failing,
- * each as `BEGIN IMMEDIATE` (`writeTransactionOptions`).
- * @example return inTransaction(scope, async (transaction) => { … })
+ * each as `BEGIN IMMEDIATE` (`writeTransactionOptions`). Once it committed, the plugins' `committed`
+ * stage hears of it as `action` (with the transaction's id on PostgreSQL with read replicas, asked before
+ * the commit and only when a plugin has that stage): a batch write names its own action the same way.
+ * @example return inTransaction(scope, 'update', async (transaction) => { … })
  */
-export async function inTransaction<T>(scope: ActionScope, work: (transaction: Transaction) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  scope: ActionScope,
+  action: CrudMethod,
+  work: (transaction: Transaction) => Promise<T>,
+): Promise<T> {
   const sequelize = scope.model.sequelize!;
-  return serializeWrites(sequelize, () =>
+  const notify = scope.resource.plugins.some((plugin) => plugin.committed !== undefined);
+  let transactionId: string | undefined;
+  const result = await serializeWrites(sequelize, () =>
     sequelize.transaction(writeTransactionOptions(sequelize), async (transaction) => {
       scope.transaction = transaction;
       try {
-        return await work(transaction);
+        const done = await work(transaction);
+        if (notify) transactionId = await writeTransactionId(sequelize, transaction);
+        return done;
       } finally {
         scope.transaction = undefined;
       }
     }),
   );
+  if (notify) await committedStage(scope, action, { transactionId, committedAt: Date.now() });
+  return result;
 }

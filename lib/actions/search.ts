@@ -10,14 +10,16 @@ import { isPrototypeKey, parseBrackets, prototypeKeys } from '../core/qs-limits.
 import { planSearch, type SearchRequest } from '../core/search-plan.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, markDefaultHooks, type ActionScope } from '../resource/scope.js';
-import { executorFor, type Executor, type PreparedSelect, type RawShape } from '../execute/executor.js';
+import { inOneState } from '../execute/consistent.js';
+import { executorFor, type Chosen, type Executor, type PreparedSelect, type RawShape } from '../execute/executor.js';
 import { PREPARED_LIMIT, stateOf } from '../execute/state.js';
 import type { ExecutionState, PreparedSearch, SearchPath } from '../execute/state.js';
 import { rowScopesOf, scopesKey } from '../resource/row-scopes.js';
 import type { FailItem, Reply, RowScopes, SearchPlan } from '../types.js';
 import { serializerFor } from './records.js';
 import { withholdDeepRows } from './withheld.js';
-import { queryStage, rowsStage } from './stages.js';
+import { placedRead } from './read-placement.js';
+import { queryStage, readStage, rowsStage } from './stages.js';
 
 /**
  * The bracket query string of a request, parsed with qs within fixed limits (QS_OPTIONS); Left when
@@ -107,11 +109,15 @@ export function planRequest(controller: BaseController, paginate: boolean): Prom
  * @example const reply = await searchAction(resourceScope(bound, ctx));
  */
 export async function searchAction(scope: ActionScope): Promise<Reply> {
-  const { model, config } = scope;
+  const { model } = scope;
   const state = stateOf(model.sequelize!);
-  const { executor, driver, forced } = await executorFor(model, scope.ctx);
+  const chosen = await executorFor(model, scope.ctx);
+  const { executor, forced } = chosen;
   const scopes = await rowScopesOf(scope, 'search');
-  const reusable = forced === undefined ? preparedKey(scope, scopes, executor, state) : undefined;
+  // A request that must read where its client's write is visible (readYourWrites) plans and prepares its own.
+  const requirement = scope.resource.plugins.length === 0 ? undefined : await readStage(scope, 'search');
+  const reusable =
+    forced === undefined && requirement === undefined ? preparedKey(scope, scopes, executor, state) : undefined;
   const known = reusable === undefined ? undefined : state.prepared.get(reusable);
   let plan: SearchPlan, query: FindOptions;
   if (known !== undefined) {
@@ -127,6 +133,28 @@ export async function searchAction(scope: ActionScope): Promise<Reply> {
       compileSearch(model, plan, scope.resource.deletedAt, relationSettings(scope, scopes)),
     );
   }
+  if (requirement === undefined) return answerSearch(scope, chosen, plan, query, known, reusable);
+  const planned = query;
+  return placedRead(model.sequelize!, requirement, (placement) =>
+    answerSearch(scope, chosen, plan, { ...planned, ...placement }, undefined, undefined),
+  );
+}
+
+/**
+ * A search's reply once its plan and query are known: its page and count read (from one state, see
+ * `PreparedSelect.pageAndCount`), through the hooks and plugins. `known` is the prepared search this
+ * request reuses, `reusable` the key to keep its own under.
+ */
+async function answerSearch(
+  scope: ActionScope,
+  { executor, driver, forced }: Chosen,
+  plan: SearchPlan,
+  query: FindOptions,
+  known: PreparedSearch | undefined,
+  reusable: string | undefined,
+): Promise<Reply> {
+  const { model, config } = scope;
+  const state = stateOf(model.sequelize!);
   const shape = forced === 'instance' ? undefined : rawShape(scope, query);
   const counting = config.search.count;
   const page = plan.page;
@@ -153,6 +181,18 @@ export async function searchAction(scope: ActionScope): Promise<Reply> {
     if (select !== undefined && counting === 'exact') {
       const [raw, value] = await select.pageAndCount();
       [records, count] = [withheldRows(scope, raw), { value, estimated: false }];
+    } else if (counting === 'exact') {
+      // Instances: the page and the count on one state too, one after the other (issue 21).
+      const [found, value] = await inOneState(
+        model.sequelize!,
+        read.useMaster === true,
+        read.transaction,
+        async (p) => {
+          const rows = await model.findAll({ ...read, ...p });
+          return [rows, await model.count({ ...query, ...p, distinct: hasIncludes(query) })] as const;
+        },
+      );
+      [records, count] = [found.map(serializerFor(scope, config.search.method)), { value, estimated: false }];
     } else
       [records, count] = await Promise.all([
         select === undefined

@@ -21,7 +21,7 @@ import { findRecord, inTransaction, recordReply } from './records.js';
 export async function softDeleteAction(scope: ActionScope): Promise<Reply> {
   const { deletedAt, deletedBy, paranoid } = scope.resource;
   if (deletedAt === undefined) return scope.answers.answerColumnNotFound(scope.config.soft_delete.deleted_at_field);
-  return inTransaction(scope, async (transaction) => {
+  return inTransaction(scope, 'softDelete', async (transaction) => {
     const record = await findRecord(scope, 'softDelete', 'active', 'modifySoftDeleteQuery');
     if (record === undefined) return scope.answers.answerNotFound();
     await scope.hook('beforeSoftDelete', record);
@@ -44,7 +44,7 @@ export async function softDeleteAction(scope: ActionScope): Promise<Reply> {
 export async function restoreAction(scope: ActionScope): Promise<Reply> {
   const { deletedAt, deletedBy, paranoid } = scope.resource;
   if (deletedAt === undefined) return scope.answers.answerColumnNotFound(scope.config.soft_delete.deleted_at_field);
-  return inTransaction(scope, async (transaction) => {
+  return inTransaction(scope, 'restore', async (transaction) => {
     const record = await findRecord(scope, 'restore', 'trashed', 'modifyRestoreQuery');
     if (record === undefined) return scope.answers.answerNotFound();
     await scope.hook('beforeRestore', record);

@@ -5,7 +5,7 @@ import type { FindOptions } from 'sequelize';
 import { scopeQuery } from '../compile/row-scope.js';
 import { rowScopesOf } from '../resource/row-scopes.js';
 import type { ActionScope } from '../resource/scope.js';
-import type { CrudMethod, PluginContext } from '../types.js';
+import type { CommittedContext, CrudMethod, PluginContext, ReadRequirement } from '../types.js';
 
 /** The hooks that may change a query before it runs, one per action. */
 export type QueryHook =
@@ -65,6 +65,36 @@ export async function rowsStage(
   for (const plugin of scope.resource.plugins)
     if (plugin.rows) staged = await plugin.rows(staged, pluginContext(scope, action));
   return staged;
+}
+
+/**
+ * Where the reads of a read action must run, after every plugin's `readFrom` stage: undefined when no
+ * plugin asks; `{ primary: true }` when one asks for the writer, or when two ask for different
+ * transactions to be visible (the writer sees both).
+ * @example const requirement = await readStage(scope, 'read');
+ */
+export async function readStage(scope: ActionScope, action: CrudMethod): Promise<ReadRequirement | undefined> {
+  let found: ReadRequirement | undefined;
+  for (const plugin of scope.resource.plugins) {
+    const asked = plugin.readFrom ? await plugin.readFrom(pluginContext(scope, action)) : undefined;
+    if (asked === undefined || (asked.primary !== true && asked.visible === undefined)) continue;
+    const differs = found?.visible !== undefined && found.visible !== asked.visible;
+    found = asked.primary === true || found?.primary === true || differs ? { primary: true } : asked;
+  }
+  return found;
+}
+
+/**
+ * Tells every plugin's `committed` stage that a write committed (its transaction is over).
+ * @example await committedStage(scope, 'update', { transactionId: '7412', committedAt: Date.now() });
+ */
+export async function committedStage(
+  scope: ActionScope,
+  action: CrudMethod,
+  write: Pick<CommittedContext, 'transactionId' | 'committedAt'>,
+): Promise<void> {
+  for (const plugin of scope.resource.plugins)
+    if (plugin.committed) await plugin.committed({ ...pluginContext(scope, action), transaction: undefined, ...write });
 }
 
 function pluginContext(scope: ActionScope, action: CrudMethod): PluginContext {

@@ -23,7 +23,7 @@ export async function updateAction(scope: ActionScope): Promise<Reply> {
   const body = await bodyData(scope, 'update');
   if (E.isLeft(body)) return body.left;
   const filled = (await scope.hook('beforeUpdateFill', body.right)) ?? body.right;
-  return inTransaction(scope, async (transaction) => {
+  return inTransaction(scope, 'update', async (transaction) => {
     const record = await findRecord(scope, 'update', 'active', 'modifyUpdateQuery');
     if (record === undefined) return scope.answers.answerNotFound();
     const staged = await dataStage(scope, 'update', (await scope.hook('beforeUpdate', record, filled)) ?? filled);

@@ -140,13 +140,24 @@ export interface DriverStatement {
   readonly options: Readonly<Record<string, unknown>>;
 }
 
+/** PostgreSQL: the statements of `driverSelects` read one snapshot, in the same round trip. */
+const PG_BEGIN = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;';
+/** MariaDB: the statements sent ahead of `driverSelects`' selects, pipelined on their connection. */
+const MARIADB_BEGIN = [
+  'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ',
+  'START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY',
+] as const;
+
 /**
- * Runs raw SELECTs as `driverSelect` runs each, answering in the same order. On PostgreSQL they go
- * as one query string on one connection (one round trip, one acquisition, one deadline check),
- * each statement giving its own rows; a driver error sends every one of them through
- * `sequelize.query`, as `driverSelect` does. Elsewhere each runs as `driverSelect`. Call only when
- * `driverRefusal` gave none for each statement's options. `text` is the statements' SQL joined by a space (a caller
- * may keep it).
+ * Runs raw SELECTs as `driverSelect` runs each, answering in the same order, on one connection and
+ * one snapshot, so that a page and its count never contradict each other (issue 21). PostgreSQL: one
+ * query string (one round trip, one acquisition, one deadline check), `BEGIN ISOLATION LEVEL REPEATABLE
+ * READ READ ONLY; …; COMMIT;`, each statement giving its own rows. MariaDB: `START TRANSACTION WITH
+ * CONSISTENT SNAPSHOT, READ ONLY`, the selects and `COMMIT` on one connection (`mariadbSnapshot`). A driver
+ * error rolls the transaction back and sends every statement through `sequelize.query` one after the other, as
+ * `driverSelect` does. SQLite: each runs as `driverSelect`
+ * (fast-executor.ts makes a SQLite page and count one statement). Call only when `driverRefusal` gave
+ * none for each statement's options. `text` is the statements' SQL joined by a space (a caller may keep it).
  * @example const [rows, count] = await driverSelects(sequelize, [page, counted]);
  */
 export async function driverSelects(
@@ -154,21 +165,67 @@ export async function driverSelects(
   statements: readonly DriverStatement[],
   text = statements.map(({ sql }) => sql).join(' '),
 ): Promise<unknown[]> {
-  if (sequelize.getDialect() !== 'postgres' || statements.length < 2)
+  const dialect = sequelize.getDialect();
+  if (dialect === 'sqlite' || statements.length < 2)
     return Promise.all(statements.map(({ sql, options }) => driverSelect(sequelize, sql, options)));
   const useMaster = statements.some(({ options }) => options['useMaster'] === true);
   const connection = await privateSequelize.acquire(sequelize, useMaster);
-  let results: PgResult[];
+  let results: Record<string, unknown>[][];
   try {
-    results = await underRequestDeadline(sequelize, connection, () => executePg(connection, text));
-    if (results.length !== statements.length) throw new Error('a result per statement was expected');
+    results = await underRequestDeadline(sequelize, connection, () =>
+      dialect === 'postgres'
+        ? pgSnapshot(connection, text, statements.length)
+        : mariadbSnapshot(connection, statements),
+    );
   } catch {
+    await rollBack(dialect, connection);
     sequelize.connectionManager.releaseConnection(connection);
-    return Promise.all(statements.map(({ sql, options }) => sequelize.query(sql, options)));
+    const answers: unknown[] = [];
+    for (const { sql, options } of statements) answers.push(await sequelize.query(sql, options));
+    return answers;
   }
   sequelize.connectionManager.releaseConnection(connection);
   return statements.map(({ options }, i) => {
-    const { rows } = results[i]!;
+    const rows = results[i]!;
     return options['plain'] === true ? (rows[0] ?? null) : rows;
   });
+}
+
+/** PostgreSQL: the rows of each of `count` statements, in one REPEATABLE READ READ ONLY transaction, one round trip. */
+async function pgSnapshot(connection: object, text: string, count: number): Promise<Record<string, unknown>[][]> {
+  const results = await executePg(connection, `${PG_BEGIN} ${text} COMMIT;`);
+  if (results.length !== count + 2) throw new Error('a result per statement was expected');
+  return results.slice(1, -1).map(({ rows }) => rows);
+}
+
+/**
+ * MariaDB: the rows of each statement, in one consistent read-only snapshot on one connection. The snapshot's start
+ * is pipelined with the first statement and `COMMIT` with the last, but each statement waits for the one before: a
+ * statement the deadline kills (`KILL QUERY`) stops the rest, which would otherwise run after it.
+ */
+async function mariadbSnapshot(
+  connection: object,
+  statements: readonly DriverStatement[],
+): Promise<Record<string, unknown>[][]> {
+  const mariadb = connection as MariadbConnection;
+  const results: Record<string, unknown>[][] = [];
+  for (const [i, { sql }] of statements.entries()) {
+    const before = i === 0 ? MARIADB_BEGIN : [];
+    const texts = [...before, sql, ...(i === statements.length - 1 ? ['COMMIT'] : [])];
+    const settled = await Promise.allSettled(texts.map((text) => mariadb.query(text)));
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    results.push((settled[before.length] as PromiseFulfilledResult<Record<string, unknown>[]>).value);
+  }
+  return results;
+}
+
+/** Ends a snapshot a driver error interrupted; a connection that cannot is marked broken, so the pool drops it. */
+async function rollBack(dialect: string, connection: object): Promise<void> {
+  try {
+    if (dialect === 'postgres') await executePg(connection, 'ROLLBACK');
+    else await (connection as MariadbConnection).query('ROLLBACK');
+  } catch {
+    if (dialect === 'postgres') privateSequelize.markBroken(connection);
+  }
 }

@@ -4,7 +4,15 @@
  * connection where nothing could tell the difference (driver-connection.ts), else through
  * `sequelize.query` with every option it honours (transaction, useMaster, logging, hooks…).
  */
-import { QueryTypes, type FindOptions, type Model, type ModelStatic, type Sequelize } from 'sequelize';
+import {
+  QueryTypes,
+  type FindOptions,
+  type Model,
+  type ModelStatic,
+  type Sequelize,
+  type Transaction,
+} from 'sequelize';
+import { inOneState } from './consistent.js';
 import { driverRefusal, driverSelect, driverSelects } from './driver-connection.js';
 import type { Executor, PreparedSelect, RawShape } from './executor.js';
 import { privateSequelize } from './private-sequelize.js';
@@ -173,17 +181,74 @@ function countOf(row: unknown): number {
   return Number((row as { count?: unknown } | null)?.count ?? 0);
 }
 
+/** The column the count takes in SQLite's one-statement page and count (`combinedQuery`). */
+const COUNT_COLUMN = 'fast_crud_count';
+
 /**
- * The page and the count: on the driver connection both in one round trip (`driverSelects`), else each as
- * `page` and `count` run it.
+ * SQLite: the page and its count as one statement, which reads one state of the file:
+ * `SELECT p.*, (count) AS fast_crud_count FROM (page) AS p` (SQLite runs the uncorrelated count once; measured as fast
+ * as the two statements, where a `LEFT JOIN` of the two took half as long again). Undefined when the select goes
+ * through `selectQuery` or a page column takes the count's name: then `inOneState` keeps the two on one state.
+ */
+function combinedQuery(
+  select: FastSelect,
+  shape: RawShape,
+): { sql: string; options: Record<string, unknown> } | undefined {
+  if (select.where === undefined || shape.attributes.includes(COUNT_COLUMN)) return undefined;
+  const generator = privateSequelize.generator(select.model);
+  const sql = kept(select, 'both', () => {
+    const [pageSql, countSql] = [pageQuery(select).sql, countQuery(select).sql].map((text) => text.replace(/;$/, ''));
+    const p = generator.quoteIdentifier('p');
+    // The count last: deleting a row's last property keeps V8's fast shape for it.
+    return `SELECT ${p}.*, (${countSql}) AS ${generator.quoteIdentifier(COUNT_COLUMN)} FROM (${pageSql}) AS ${p};`;
+  });
+  return { sql, options: pageQuery(select).options };
+}
+
+/** The page rows and the count of `combinedQuery`'s rows; undefined for an empty page, which carries no count. */
+function splitCombined(rows: Record<string, unknown>[]): [Record<string, unknown>[], number] | undefined {
+  if (rows.length === 0) return undefined;
+  const total = Number(rows[0]![COUNT_COLUMN] ?? 0);
+  for (const row of rows) delete row[COUNT_COLUMN];
+  return [rows, total];
+}
+
+/**
+ * The page and the count, read from one state of the database (issue 21): on the driver connection in one round trip
+ * (`driverSelects`: PostgreSQL one REPEATABLE READ READ ONLY transaction in one query string, MariaDB one consistent
+ * snapshot on one connection), SQLite as one statement (`combinedQuery`, unless the page is empty); else one
+ * after the other in `inOneState`'s transaction, or SQLite's unchanged data version.
  */
 async function pageAndCount(select: FastSelect, shape: RawShape): Promise<[Record<string, unknown>[], number]> {
-  if (!select.driver) return Promise.all([page(select, shape), count(select)]);
   const sequelize = select.model.sequelize!;
-  const statements = [pageQuery(select), countQuery(select)];
-  const text = kept(select, 'both', () => statements.map(({ sql }) => sql).join(' '));
-  const [rows, counted] = await driverSelects(sequelize, statements, text);
-  return [convertRows(select.model, rows as Record<string, unknown>[], shape), countOf(counted)];
+  const dialect = sequelize.getDialect();
+  const combined = dialect === 'sqlite' ? combinedQuery(select, shape) : undefined;
+  if (combined !== undefined) {
+    const rows = (await run(sequelize, combined.sql, combined.options, select.driver)) as Record<string, unknown>[];
+    const split = splitCombined(rows);
+    // An empty page says nothing of the count: both are read again below, on one state.
+    if (split !== undefined) return [convertRows(select.model, split[0], shape), split[1]];
+  }
+  if (select.driver && dialect !== 'sqlite') {
+    const statements = [pageQuery(select), countQuery(select)];
+    const text = kept(select, 'both', () => statements.map(({ sql }) => sql).join(' '));
+    const [rows, counted] = await driverSelects(sequelize, statements, text);
+    return [convertRows(select.model, rows as Record<string, unknown>[], shape), countOf(counted)];
+  }
+  const { options } = select;
+  return inOneState(
+    sequelize,
+    options['useMaster'] === true,
+    options['transaction'] as Transaction,
+    async (placement) => {
+      const within =
+        placement.transaction === undefined
+          ? select
+          : { ...select, driver: false, options: { ...options, ...placement } };
+      const rows = await page(within, shape);
+      return [rows, await count(within)];
+    },
+  );
 }
 
 /** A fast select as the port's `PreparedSelect`. */

@@ -5,6 +5,7 @@
  * What a model falls back to when the fast executor's probe fails; the benchmark prints its figures.
  */
 import { QueryTypes, type FindOptions, type Model, type ModelStatic } from 'sequelize';
+import { inOneState } from './consistent.js';
 import type { Executor, PreparedSelect, RawShape } from './executor.js';
 
 /**
@@ -27,7 +28,13 @@ function prepared(model: ModelStatic<Model>, query: FindOptions, shape: RawShape
     page: () => page(model, query, shape),
     // count leaves out the page and the order itself.
     count: () => model.count(query),
-    pageAndCount: () => Promise.all([page(model, query, shape), model.count(query)]),
+    // One state for both (issue 21): in one transaction (or SQLite's unchanged data version), one after the other.
+    pageAndCount: () =>
+      inOneState(model.sequelize!, query.useMaster === true, query.transaction, async (placement) => {
+        const within = { ...query, ...placement };
+        const rows = await page(model, within, shape);
+        return [rows, await model.count(within)];
+      }),
     again: () => prepared(model, query, shape),
   };
 }

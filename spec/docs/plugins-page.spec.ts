@@ -12,6 +12,7 @@ import { DataTypes } from 'sequelize';
 import { crud, resource, tenantScope, type CrudPlugin } from '../../lib/index.js';
 import { Invoice, app, sequelize, stampCreator } from '../../docs/examples/plugins/invoices.js';
 import { serve, type TestServer } from '../support/http.js';
+import * as notes from '../../docs/examples/plugins/read-your-writes.js';
 import { tableUnder } from '../support/markdown.js';
 
 const PAGE = readFileSync('docs/guide/plugins.md', 'utf8');
@@ -21,7 +22,7 @@ const PAGE = readFileSync('docs/guide/plugins.md', 'utf8');
  * is added or removed, or when a stage's parameters change.
  */
 type Arity<K extends keyof CrudPlugin> = K extends 'name' ? 0 : Parameters<Required<CrudPlugin>[K] & ((...args: never[]) => unknown)>['length'];
-const PLUGIN_KEYS: { readonly [K in keyof Required<CrudPlugin>]: Arity<K> } = { name: 0, check: 1, query: 2, data: 2, rows: 2, rowScope: 2 };
+const PLUGIN_KEYS: { readonly [K in keyof Required<CrudPlugin>]: Arity<K> } = { name: 0, check: 1, query: 2, data: 2, rows: 2, rowScope: 2, readFrom: 1, committed: 1 };
 
 describe('docs/guide/plugins.md', () => {
   it('lists exactly the keys of CrudPlugin, in its order, each with its parameters', () => {
@@ -34,7 +35,8 @@ describe('docs/guide/plugins.md', () => {
     }
   });
 
-  it('includes its example', () => {
+  it('includes its examples', () => {
+    assert.ok(PAGE.includes('<<< @/examples/plugins/read-your-writes.ts#app'));
     assert.ok(PAGE.includes('<<< @/examples/plugins/invoices.ts#app'));
     assert.ok(PAGE.includes('<<< @/examples/plugins/invoices.ts#plugin'));
   });
@@ -112,5 +114,43 @@ describe('docs/examples/plugins/invoices.ts', () => {
           'plugin stampCreator(createdBy): Note has no attribute createdBy',
       },
     );
+  });
+});
+
+describe('docs/examples/plugins/read-your-writes.ts', () => {
+  let server: TestServer;
+  /** Whether each read query ran with useMaster (on SQLite: the commit-time window's primary). */
+  const reads: boolean[] = [];
+  before(async () => {
+    await notes.sequelize.sync({ force: true });
+    notes.sequelize.addHook('beforeQuery', (options: { type?: string; useMaster?: boolean }) => {
+      if (options.type === 'SELECT') reads.push(options.useMaster === true);
+    });
+    server = await serve(notes.app);
+  });
+  after(async () => {
+    await server.close();
+    await notes.sequelize.close();
+  });
+
+  it('gives a write a token, in a Consistency-Token header and an HttpOnly SameSite=Lax cookie for the window', async () => {
+    const created = await server.request('POST', '/api/notes', { headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
+    assert.equal(created.status, 201, created.text);
+    const token = created.headers.get('consistency-token')!;
+    assert.match(token, /^t[0-9]{13}$/);
+    assert.match(created.headers.get('set-cookie')!, /^fast-crud-consistency=t[0-9]{13}; path=\/; expires=[^;]+; samesite=lax; httponly$/);
+
+    // The executors' probe (a model's first search) reads as usual: not counted.
+    assert.equal((await server.get('/api/notes')).status, 200);
+    reads.length = 0;
+    const id = created.body.data.id as string;
+    assert.equal((await server.request('GET', `/api/notes/${id}`, { headers: { 'consistency-token': token } })).status, 200);
+    const cookie = created.headers.get('set-cookie')!.split(';')[0]!;
+    assert.equal((await server.request('GET', '/api/notes', { headers: { cookie } })).body.data.length, 1);
+    assert.equal((await server.get(`/api/notes/${id}`)).status, 200);
+    assert.equal((await server.request('GET', `/api/notes/${id}`, { headers: { 'consistency-token': 'x1; DROP' } })).status, 200);
+    // With the token (header or cookie) within the window: the primary (the search's page and count are one SQLite
+    // statement); without one, or with a malformed one: as usual.
+    assert.deepEqual(reads, [true, true, false, false]);
   });
 });
