@@ -51,8 +51,8 @@ export function readYourWrites(options: ReadYourWritesOptions = {}): CrudPlugin 
     committed: ({ ctx, transactionId, committedAt }) => {
       const token =
         transactionId !== undefined
-          ? formatToken({ _tag: 'transaction', xid: transactionId })
-          : formatToken({ _tag: 'time', at: committedAt });
+          ? formatToken({ kind: 'transaction', xid: transactionId })
+          : formatToken({ kind: 'time', at: committedAt });
       ctx.set(CONSISTENCY_HEADER, token);
       if (cookie === false) return;
       const lifetime = transactionId !== undefined ? maxAge * 1000 : Math.max(window, 1000);

@@ -8,14 +8,14 @@ const WINDOW = 2000;
 const MAX_XID = 2n ** 63n - 1n;
 
 const tokenArb: fc.Arbitrary<ConsistencyToken> = fc.oneof(
-  fc.bigInt({ min: 0n, max: MAX_XID }).map((xid) => ({ _tag: 'transaction' as const, xid: xid.toString() })),
-  fc.integer({ min: 0, max: NOW + WINDOW }).map((at) => ({ _tag: 'time' as const, at })),
+  fc.bigInt({ min: 0n, max: MAX_XID }).map((xid) => ({ kind: 'transaction' as const, xid: xid.toString() })),
+  fc.integer({ min: 0, max: NOW + WINDOW }).map((at) => ({ kind: 'time' as const, at })),
 );
 
 describe('formatToken', () => {
   it('returns x and the transaction id, or t and the commit time', () => {
-    assert.equal(formatToken({ _tag: 'transaction', xid: '7412' }), 'x7412');
-    assert.equal(formatToken({ _tag: 'time', at: NOW }), `t${NOW}`);
+    assert.equal(formatToken({ kind: 'transaction', xid: '7412' }), 'x7412');
+    assert.equal(formatToken({ kind: 'time', at: NOW }), `t${NOW}`);
   });
 
   it('round-trips with parseToken', () => {
@@ -55,7 +55,7 @@ describe('parseToken', () => {
     fc.assert(
       fc.property(fc.string(), (text) => {
         const token = parseToken(text, NOW, WINDOW);
-        if (token?._tag === 'transaction') assert.match(token.xid, /^[0-9]{1,19}$/);
+        if (token?.kind === 'transaction') assert.match(token.xid, /^[0-9]{1,19}$/);
       }),
     );
   });
@@ -63,9 +63,9 @@ describe('parseToken', () => {
 
 describe('requirementOf', () => {
   it('returns the transaction to see, the primary within the window, nothing after it or without a token', () => {
-    assert.deepEqual(requirementOf({ _tag: 'transaction', xid: '9' }, NOW, WINDOW), { visible: '9' });
-    assert.deepEqual(requirementOf({ _tag: 'time', at: NOW - WINDOW + 1 }, NOW, WINDOW), { primary: true });
-    assert.equal(requirementOf({ _tag: 'time', at: NOW - WINDOW }, NOW, WINDOW), undefined);
+    assert.deepEqual(requirementOf({ kind: 'transaction', xid: '9' }, NOW, WINDOW), { visible: '9' });
+    assert.deepEqual(requirementOf({ kind: 'time', at: NOW - WINDOW + 1 }, NOW, WINDOW), { primary: true });
+    assert.equal(requirementOf({ kind: 'time', at: NOW - WINDOW }, NOW, WINDOW), undefined);
     assert.equal(requirementOf(undefined, NOW, WINDOW), undefined);
   });
 
@@ -77,7 +77,7 @@ describe('requirementOf', () => {
     fc.assert(
       fc.property(forged, fc.integer({ min: 0, max: 10 * WINDOW }), (text, later) => {
         const token = parseToken(text, NOW, WINDOW);
-        if (token?._tag === 'time' && requirementOf(token, NOW + later, WINDOW) !== undefined)
+        if (token?.kind === 'time' && requirementOf(token, NOW + later, WINDOW) !== undefined)
           assert.ok(later < 2 * WINDOW);
       }),
     );

@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { DataTypes, QueryTypes, Sequelize, type Model, type ModelStatic } from 'sequelize';
+import type { CrudPlugin } from '../../lib/index.js';
 import { exportOnPrimary, hooks as primaryHooks } from '../../docs/examples/operations/replicas.js';
 import { FORMS, type Form } from '../support/forms.js';
 import { serve, type TestServer } from '../support/http.js';
@@ -102,7 +103,12 @@ describe('exports with replicas', { skip: 'skip' in set ? set.skip : false }, ()
     form: Form,
     application: string,
     table: string,
-    { logging = false, config = {}, master = false }: { logging?: boolean; config?: object; master?: boolean },
+    {
+      logging = false,
+      config = {},
+      master = false,
+      slow = false,
+    }: { logging?: boolean; config?: object; master?: boolean; slow?: boolean },
   ): Promise<{ server: TestServer; sequelize: Sequelize; Item: ModelStatic<Model>; errors: unknown[] }> {
     const sequelize = await replicatedSequelize(replicas, [replicas.standby], DATABASE, application, {
       // Logging on: a function, as an app that logs its SQL has.
@@ -121,11 +127,22 @@ describe('exports with replicas', { skip: 'skip' in set ? set.skip : false }, ()
       {
         only: ['exportCsv'],
         config: { ...config, export_csv: { batch_size: 200, ...(config as { export_csv?: object }).export_csv } },
+        // Slow: each batch waits 40 ms, so the export (100 batches) still runs when the primary's vacuum is
+        // replayed, however fast the machine and however much the socket buffers hold.
+        ...(slow && { plugins: [slowBatches] }),
       },
     );
     const errors: unknown[] = [];
     return { server: await serve(new Koa().use(router.routes()), errors), sequelize, Item, errors };
   }
+
+  const slowBatches: CrudPlugin = {
+    name: 'slowBatches',
+    rows: async (rows) => {
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      return rows;
+    },
+  };
 
   /** The export's lines as a client reads them, or 'aborted' when the transfer failed, and how many lines came. */
   async function download(
@@ -209,7 +226,7 @@ describe('exports with replicas', { skip: 'skip' in set ? set.skip : false }, ()
     for (const form of FORMS) {
       it(`aborts the download instead of ending a short CSV (${form.name} form)`, async () => {
         const table = `rex${form.initial}conflict_items`;
-        const { server, errors } = await exportServer(form, `rex${form.initial}conflict`, table, {});
+        const { server, errors } = await exportServer(form, `rex${form.initial}conflict`, table, { slow: true });
         try {
           const mark = await logMark(replicas);
           const result = await download(server, () => deleteAndVacuum(table));
@@ -233,6 +250,7 @@ describe('exports with replicas', { skip: 'skip' in set ? set.skip : false }, ()
         const table = `rex${form.initial}onprimary_items`;
         const { server, errors } = await exportServer(form, `rex${form.initial}onprimary`, table, {
           config: exportOnPrimary.config!,
+          slow: true,
         });
         try {
           const result = await download(server, () => deleteAndVacuum(table));
@@ -259,7 +277,7 @@ describe('exports with replicas', { skip: 'skip' in set ? set.skip : false }, ()
 
     it('keeps the rows the export sees: the same delete and vacuum leave it every row', async () => {
       const table = 'rexfeedback_items';
-      const { server, errors } = await exportServer(FORMS[0]!, 'rexfeedback', table, {});
+      const { server, errors } = await exportServer(FORMS[0]!, 'rexfeedback', table, { slow: true });
       try {
         const mark = await logMark(replicas);
         const result = await download(server, async () => {

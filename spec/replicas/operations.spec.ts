@@ -154,7 +154,7 @@ describe('operations with replicas', { skip: 'skip' in set ? set.skip : false },
           t.diagnostic(`primary down, databaseVersion set: ${tally(statuses)}`);
           assert.deepEqual(statuses, Array(16).fill(200));
           const statements = await statementsSince(replicas, mark, application);
-          assert.ok(statements.standby.filter((statement) => statement.startsWith('SELECT')).length >= 16);
+          assert.ok(statements.standby.filter((statement) => statement.includes('SELECT')).length >= 16);
         } finally {
           await server.close();
         }
