@@ -149,8 +149,9 @@ interface ManagerPool {
  * Undefined otherwise, or when the pool is not there as expected: the caller takes `getConnection`.
  */
 function directPool(sequelize: Sequelize): ManagerPool | undefined {
-  const options = sequelize.options as { readonly databaseVersion?: unknown };
-  if (options.databaseVersion === 0 || options.databaseVersion === undefined) return undefined;
+  const { databaseVersion } = (sequelize as unknown as { readonly options: { readonly databaseVersion?: unknown } })
+    .options;
+  if (databaseVersion === 0 || databaseVersion === undefined) return undefined;
   if (sequelize.hasHook('beforePoolAcquire') || sequelize.hasHook('afterPoolAcquire')) return undefined;
   if (debugEnabled('pool')) return undefined;
   let pool = pools.get(sequelize.connectionManager);
