@@ -232,21 +232,20 @@ export function underRequestDeadline<T>(sequelize: Sequelize, connection: object
 /** Runs a query `startQuery` let start, and untracks it (when it tracked it) as it ends. */
 function runTracked<T>(request: RequestWork | undefined, running: RunningQuery | undefined, run: () => Promise<T>) {
   if (running === undefined) return run();
-  const untrack = () => request!.untrack(running);
   let result: Promise<T>;
   try {
     result = run();
   } catch (error) {
-    untrack();
+    request!.untrack(running);
     throw error;
   }
   return result.then(
     (value) => {
-      untrack();
+      request!.untrack(running);
       return value;
     },
     (error: unknown) => {
-      untrack();
+      request!.untrack(running);
       throw error;
     },
   );
