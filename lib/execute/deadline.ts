@@ -53,18 +53,45 @@ export class RequestWork {
   }
 
   /**
-   * Settles as `step` does, or rejects with the reason the work stops, whichever comes first.
-   * Not `Promise.race` with a promise that lives as long as the request: each race would leave a
-   * reaction on it holding the step's result, so an export would keep every batch it has read.
+   * Runs `step` under a deadline of `timeoutMs` from now: settles as the step does (the deadline then cleared), or
+   * rejects with the reason the work stops, whichever comes first; at once, without running the step, when the work
+   * has stopped already. One promise and two reactions per step (a request's hot path: each promise costs more while
+   * `AsyncLocalStorage` is on). Not `Promise.race` with a promise that lives as long as the request: each race would
+   * leave a reaction on it holding the step's result, so an export would keep every batch it has read.
    */
-  race<T>(step: Promise<T>): Promise<T> {
+  within<T>(step: () => Promise<T>): Promise<T> {
+    if (this.reason !== undefined) return Promise.reject(this.reason);
+    this.arm();
     return new Promise<T>((resolve, reject) => {
+      let started: Promise<T>;
+      try {
+        started = step();
+      } catch (error) {
+        // Rejects this promise with the step's error.
+        this.disarm();
+        throw error;
+      }
       // Stopped already (the step itself may have stopped the work): the step is still awaited, so its own error is
       // never unhandled.
       if (this.reason === undefined) this.waiting.add(reject);
       else reject(this.reason);
-      void step.then(resolve, reject).finally(() => this.waiting.delete(reject));
+      started.then(
+        (value) => {
+          this.settled(reject);
+          resolve(value);
+        },
+        (error: Error) => {
+          this.settled(reject);
+          reject(error);
+        },
+      );
     });
+  }
+
+  /** A step of `within` settled: its deadline is cleared and a later stop no longer rejects it. */
+  private settled(reject: (reason: Error) => void): void {
+    this.disarm();
+    this.waiting.delete(reject);
   }
 
   /** Records a query that started on `connection`; `untrack` when it ends. */
@@ -114,7 +141,7 @@ const storage = new AsyncLocalStorage<RequestWork>();
  * const reply = await runUnderDeadline(new RequestWork(config.global.timeout_ms), () => handler(ctx, 'search'));
  */
 export function runUnderDeadline<T>(request: RequestWork, work: () => Promise<T>): Promise<T> {
-  return storage.run(request, () => underFreshDeadline(work));
+  return storage.run(request, () => request.within(work));
 }
 
 /**
@@ -124,14 +151,7 @@ export function runUnderDeadline<T>(request: RequestWork, work: () => Promise<T>
  */
 export async function underFreshDeadline<T>(step: () => Promise<T>): Promise<T> {
   const request = storage.getStore();
-  if (request === undefined) return step();
-  if (request.reason !== undefined) throw request.reason;
-  request.arm();
-  try {
-    return await request.race(step());
-  } finally {
-    request.disarm();
-  }
+  return request === undefined ? step() : request.within(step);
 }
 
 /**
@@ -200,49 +220,67 @@ export function watchQueries(sequelize: Sequelize): void {
  * with the statement limit. A Sequelize instance `watchQueries` never saw runs it as it is.
  * @example const rows = await underRequestDeadline(sequelize, connection, () => run(connection));
  */
-export async function underRequestDeadline<T>(
-  sequelize: Sequelize,
-  connection: object,
-  run: () => Promise<T>,
-): Promise<T> {
+export function underRequestDeadline<T>(sequelize: Sequelize, connection: object, run: () => Promise<T>): Promise<T> {
   if (!watched.has(sequelize)) return run();
   const request = storage.getStore();
-  const running = await startQuery(sequelize, connection as DriverConnection, request);
+  const started = startQuery(sequelize, connection as DriverConnection, request);
+  return started instanceof Promise
+    ? started.then((running) => runTracked(request, running, run))
+    : runTracked(request, started, run);
+}
+
+/** Runs a query `startQuery` let start, and untracks it (when it tracked it) as it ends. */
+function runTracked<T>(request: RequestWork | undefined, running: RunningQuery | undefined, run: () => Promise<T>) {
+  if (running === undefined) return run();
+  let result: Promise<T>;
   try {
-    return await run();
-  } finally {
-    if (running !== undefined) request!.untrack(running);
+    result = run();
+  } catch (error) {
+    request!.untrack(running);
+    throw error;
   }
+  return result.then(
+    (value) => {
+      request!.untrack(running);
+      return value;
+    },
+    (error: unknown) => {
+      request!.untrack(running);
+      throw error;
+    },
+  );
 }
 
 /**
  * What every query does before it starts: outside a request, its connection gets its own
- * statement limit back; in a stopped request, it is refused; else it is tracked (the caller
- * untracks it when it ends) and its connection gets the request's statement limit.
+ * statement limit back; in a stopped request, it is refused (thrown); else it is tracked (the caller
+ * untracks it when it ends) and its connection gets the request's statement limit. Synchronous when
+ * no statement has to be sent first (the connection has the limit, or its dialect has none to set).
  */
-async function startQuery(
+function startQuery(
   sequelize: Sequelize,
   connection: DriverConnection,
   request: RequestWork | undefined,
-): Promise<RunningQuery | undefined> {
+): RunningQuery | undefined | Promise<RunningQuery | undefined> {
   const dialect = sequelize.getDialect();
-  if (request === undefined) {
-    await liftLimit(dialect, connection);
-    return undefined;
-  }
-  if (request.reason !== undefined) throw request.reason;
+  if (request === undefined)
+    return connection[LIMIT] === undefined ? undefined : liftLimit(dialect, connection).then(() => undefined);
+  if (request.reason !== undefined) return Promise.reject(request.reason);
   const running: RunningQuery = { sequelize, dialect, connection, settled: false };
   request.track(running);
-  try {
-    await applyLimit(dialect, connection, request.timeoutMs);
-    // Stopped while the limit was being set: the cancel went to that statement, so this one must not start.
-    // (TypeScript keeps the narrowing from before the await; the work may have stopped since.)
-    if (request.reason !== undefined) throw request.reason as Error;
-  } catch (error) {
-    request.untrack(running);
-    throw error;
-  }
-  return running;
+  if (connection[LIMIT] === request.timeoutMs || (dialect !== 'postgres' && dialect !== 'mariadb')) return running;
+  return applyLimit(dialect, connection, request.timeoutMs).then(
+    () => {
+      if (request.reason === undefined) return running;
+      // Stopped while the limit was being set: the cancel went to that statement, so this one must not start.
+      request.untrack(running);
+      throw request.reason;
+    },
+    (error: unknown) => {
+      request.untrack(running);
+      throw error;
+    },
+  );
 }
 
 /**

@@ -5,7 +5,7 @@
  * docs/guide/internals.md lists each member and why it is used.
  */
 import { createRequire } from 'node:module';
-import { DataTypes, Sequelize, Utils, type Model, type ModelStatic } from 'sequelize';
+import { ConnectionAcquireTimeoutError, DataTypes, Sequelize, Utils, type Model, type ModelStatic } from 'sequelize';
 
 /** The parts of Sequelize's query generator a SELECT is assembled from (`selectQuery` calls the same ones). */
 export interface QueryGenerator {
@@ -136,6 +136,78 @@ export function missingMembers(model: ModelStatic<Model>): string[] {
   return checks.filter(([, present]) => !present).map(([name]) => name);
 }
 
+/** The pool of a connection manager (`connectionManager.pool`): sequelize-pool's, or its read/write pair's. */
+interface ManagerPool {
+  acquire(type: string, useMaster: boolean): Promise<object>;
+}
+
+/**
+ * The connection manager's pool, where taking a connection from it directly is what `getConnection` would do: the
+ * database version known (`getConnection` asks for it first), no `beforePoolAcquire`/`afterPoolAcquire` hook, and
+ * Sequelize's `pool` debug channel (which logs each acquisition) off. `getConnection` then only wraps `pool.acquire`
+ * in two empty hook runs, a debug call and the error mapping `acquireError` repeats: three awaits per query saved.
+ * Undefined otherwise, or when the pool is not there as expected: the caller takes `getConnection`.
+ */
+function directPool(sequelize: Sequelize): ManagerPool | undefined {
+  const { databaseVersion } = (sequelize as unknown as { readonly options: { readonly databaseVersion?: unknown } })
+    .options;
+  if (databaseVersion === 0 || databaseVersion === undefined) return undefined;
+  if (sequelize.hasHook('beforePoolAcquire') || sequelize.hasHook('afterPoolAcquire')) return undefined;
+  if (debugEnabled('pool')) return undefined;
+  let pool = pools.get(sequelize.connectionManager);
+  if (pool === undefined) pools.set(sequelize.connectionManager, (pool = poolOf(sequelize.connectionManager) ?? null));
+  return pool ?? undefined;
+}
+
+/** Each connection manager's pool, as `poolOf` found it (null: none to take connections from directly). */
+const pools = new WeakMap<object, ManagerPool | null>();
+
+/**
+ * The pool of a connection manager whose `getConnection` is the abstract one Sequelize's PostgreSQL and MariaDB
+ * managers inherit (SQLite's has its own, with no pool), checked once per manager; null otherwise, or when
+ * sequelize-pool's `TimeoutError` cannot be found to map its timeouts.
+ */
+function poolOf(manager: object): ManagerPool | null {
+  const own = (target: object) => Object.prototype.hasOwnProperty.call(target, 'getConnection');
+  const dialectClass = Object.getPrototypeOf(manager) as object | null;
+  const base = dialectClass === null ? null : (Object.getPrototypeOf(dialectClass) as object | null);
+  if (own(manager) || dialectClass === null || own(dialectClass) || base === null || !own(base)) return null;
+  if (poolTimeoutError() === null) return null;
+  const pool = (manager as { readonly pool?: Partial<ManagerPool> }).pool;
+  return typeof pool?.acquire === 'function' ? (pool as ManagerPool) : null;
+}
+
+/** The error `getConnection` throws for a failed acquisition: the pool's timeout as Sequelize's own. */
+function acquireError(error: unknown): never {
+  const PoolTimeout = poolTimeoutError();
+  if (PoolTimeout !== null && error instanceof PoolTimeout) throw new ConnectionAcquireTimeoutError(error);
+  throw error;
+}
+
+let poolTimeout: (new () => Error) | null | undefined;
+/** sequelize-pool's `TimeoutError`, as the Sequelize in use loads it (its own dependency); null when not found. */
+function poolTimeoutError(): (new () => Error) | null {
+  if (poolTimeout === undefined) {
+    try {
+      const require = createRequire(createRequire(import.meta.url).resolve('sequelize'));
+      const found = (require('sequelize-pool') as { TimeoutError?: unknown }).TimeoutError;
+      poolTimeout = typeof found === 'function' ? (found as new () => Error) : null;
+    } catch {
+      poolTimeout = null;
+    }
+  }
+  return poolTimeout;
+}
+
+/** True when Sequelize's `<name>` debug channel (`DEBUG=sequelize:<name>`) is on, or unknown. */
+function debugEnabled(name: string): boolean {
+  const found = loggerModule();
+  if (found === null) return true;
+  let context = channels.get(name);
+  if (context === undefined) channels.set(name, (context = found.debugContext(name)));
+  return context.enabled;
+}
+
 /** The port: what the fast executor does with Sequelize's private members, one function each. */
 export const privateSequelize = {
   /**
@@ -198,11 +270,7 @@ export const privateSequelize = {
   /** True when Sequelize's `sql:<dialect>` debug channel (the `debug` package, `DEBUG=sql:*`) is on, or unknown. */
   sqlDebugEnabled(dialect: string): boolean {
     const channel = DEBUG_CHANNEL[dialect];
-    const found = loggerModule();
-    if (channel === undefined || found === null) return true;
-    let context = channels.get(channel);
-    if (context === undefined) channels.set(channel, (context = found.debugContext(channel)));
-    return context.enabled;
+    return channel === undefined || debugEnabled(channel);
   },
 
   /**
@@ -210,6 +278,8 @@ export const privateSequelize = {
    * the query type Sequelize's pool compares with 'SELECT' (its typings say 'read' | 'write').
    */
   acquire(sequelize: Sequelize, useMaster: boolean): Promise<object> {
+    const pool = directPool(sequelize);
+    if (pool !== undefined) return pool.acquire('SELECT', useMaster).catch(acquireError);
     const options = { type: 'SELECT', useMaster } as unknown as Parameters<
       Sequelize['connectionManager']['getConnection']
     >[0];

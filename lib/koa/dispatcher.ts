@@ -83,7 +83,7 @@ export function newRun(owner: Router): Run {
   const sensitive = owner.opts.sensitive === true;
   const fold = (path: string) => (sensitive ? path : path.toLowerCase());
   const reachable = (relative: string): Member[] => {
-    const found = [...anywhere];
+    const found = anywhere.length === 0 ? [] : [...anywhere];
     for (let end = relative.indexOf('/', 1); ; end = relative.indexOf('/', end + 1)) {
       const hit = byBase.get(fold(end < 0 ? relative : relative.slice(0, end)));
       if (hit !== undefined) found.push(...hit);
@@ -99,13 +99,23 @@ export function newRun(owner: Router): Run {
     member.routers.set(prefix, found);
     return found;
   };
+  // What each layer path the run's layers are seen under says: below the prefix or at it, and the prefix.
+  const layers = new Map<string, { readonly below: boolean; readonly prefix: string }>();
+  const layerOf = (layerPath: string) => {
+    let found = layers.get(layerPath);
+    if (found !== undefined) return found;
+    const below = layerPath.endsWith(WILDCARD);
+    const prefix = layerPath.slice(0, below ? layerPath.length - WILDCARD.length : undefined).replace(/\/$/, '');
+    if (layers.size >= 2 * MAX_PREFIXES) layers.clear();
+    layers.set(layerPath, (found = { below, prefix }));
+    return found;
+  };
   const middleware = function fastCrudDispatch(ctx: RouterContext, next: Next): Promise<unknown> {
     const layerPath = ctx.routerPath ?? '';
     const matched = ctx.matched ?? [];
     const at = matched.findIndex((layer) => layer.path === layerPath && layer.stack.includes(middleware));
     if (at < 0) return next();
-    const below = layerPath.endsWith(WILDCARD);
-    const prefix = layerPath.slice(0, below ? layerPath.length - WILDCARD.length : undefined).replace(/\/$/, '');
+    const { below, prefix } = layerOf(layerPath);
     // The part of the path below the prefix, as sent: the wildcard's capture (none for the root layer).
     const relative = below ? `/${ctx.captures?.at(-1) ?? ''}` : '';
     const routers = reachable(relative).map((member) => routerOf(member, prefix));
@@ -174,6 +184,7 @@ function resourceRouter(prefix: string, routes: readonly DispatchRoute[], owner:
   for (const route of routes) router[route.verb](route.path, route.middleware);
   const adopted = new Set<unknown>();
   const adopt = (from: Router) => {
+    if (isEmpty(from.params)) return;
     for (const [name, handlers] of Object.entries(from.params)) {
       for (const handler of Array.isArray(handlers) ? handlers : [handlers]) {
         if (adopted.has(handler)) continue;
@@ -197,4 +208,10 @@ function withoutRest(params: Record<string, string>): Record<string, string> {
   if (!(REST in params)) return params;
   const { [REST]: _rest, ...others } = params;
   return others;
+}
+
+/** True when an object has no enumerable key (no `router.param` handler), without making the list of its keys. */
+function isEmpty(object: object): boolean {
+  for (const _key in object) return false;
+  return true;
 }

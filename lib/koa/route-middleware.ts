@@ -4,7 +4,7 @@
  */
 import type { Context, Next } from 'koa';
 import * as E from 'fp-ts/lib/Either.js';
-import { corsHeaders, crossOriginCheck } from '../core/cross-origin.js';
+import { SAFE_METHODS, corsHeaders, crossOriginCheck } from '../core/cross-origin.js';
 import type { CrossOriginRefusal, CrossOriginRequest } from '../core/cross-origin.js';
 import { fail } from '../core/jsend.js';
 import { replyForError } from '../core/error-reply.js';
@@ -47,15 +47,18 @@ class ClientGone extends Error {
  * @example router.get('/products/:id', routeMiddleware(def, { handler, config, can, uuidParams: ['id'] }))
  */
 export function routeMiddleware(def: RouteDef, runtime: RouteRuntime) {
+  // Decided once per route: with no trusted origin, `corsHeaders` gives no header whatever the request; a route of a
+  // safe method (GET also answers HEAD) always passes `crossOriginCheck`, which then reads nothing else of the request.
+  const withCors = runtime.config.cors.origins.length > 0;
+  const unsafe = !SAFE_METHODS.has(def.verb.toUpperCase());
   return async function fastCrudRoute(ctx: Context, next: Next): Promise<void> {
-    const params = (ctx as Context & { params?: Record<string, string> }).params ?? {};
-    if (!runtime.uuidParams.every((name) => isUuid(params[name]))) {
+    if (runtime.uuidParams.length > 0 && !hasUuids(ctx, runtime.uuidParams)) {
       await next();
       return;
     }
-    setHeaders(ctx, corsHeaders(requestHeader(ctx, 'origin'), runtime.config.cors));
-    const crossSite = crossOriginCheck(crossOriginRequest(ctx), runtime.config.cors.origins);
-    if (E.isLeft(crossSite)) return writeReply(ctx, crossOriginRefused(crossSite.left));
+    if (withCors) setHeaders(ctx, corsHeaders(requestHeader(ctx, 'origin'), runtime.config.cors));
+    const crossSite = unsafe ? crossOriginCheck(crossOriginRequest(ctx), runtime.config.cors.origins) : undefined;
+    if (crossSite !== undefined && E.isLeft(crossSite)) return writeReply(ctx, crossOriginRefused(crossSite.left));
     if (ctx.url.length > runtime.config.global.max_url_length)
       return writeReply(ctx, uriTooLong(runtime.config.global.max_url_length));
     const work = new RequestWork(runtime.config.global.timeout_ms);
@@ -74,6 +77,12 @@ export function routeMiddleware(def: RouteDef, runtime: RouteRuntime) {
       writeReply(ctx, reply);
     }
   };
+}
+
+/** True when each of the route's uuid parameters holds a UUID. */
+function hasUuids(ctx: Context, names: readonly string[]): boolean {
+  const params = (ctx as Context & { params?: Record<string, string> }).params ?? {};
+  return names.every((name) => isUuid(params[name]));
 }
 
 async function serve(ctx: Context, def: RouteDef, { handler, can }: RouteRuntime): Promise<Reply | undefined> {

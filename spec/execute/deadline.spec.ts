@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { RequestWork, runUnderDeadline, underFreshDeadline } from '../../lib/execute/deadline.js';
+import { Sequelize } from 'sequelize';
+import {
+  RequestWork,
+  runUnderDeadline,
+  underFreshDeadline,
+  underRequestDeadline,
+  watchQueries,
+} from '../../lib/execute/deadline.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -69,5 +76,51 @@ describe('the request deadline', () => {
         { message: 'constraint' },
       );
     });
+  });
+
+  it('clears the deadline of a step that throws before it returns a promise', async () => {
+    const request = new RequestWork(20);
+    const thrown = new Error('thrown at once');
+    await assert.rejects(
+      runUnderDeadline(request, () => {
+        throw thrown;
+      }),
+      (error) => error === thrown,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    assert.equal(request.reason, undefined);
+  });
+
+  it('runs a driver query of a running request, and refuses one of a stopped request without running it', async () => {
+    // SQLite: no statement limit to set first, so the query starts at once (the path without a promise of its own).
+    const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
+    watchQueries(sequelize);
+    const connection = {};
+    try {
+      const request = new RequestWork(10_000);
+      await runUnderDeadline(request, async () => {
+        assert.equal(await underRequestDeadline(sequelize, connection, async () => 42), 42);
+        await assert.rejects(
+          underRequestDeadline(sequelize, connection, async () => Promise.reject(new Error('syntax'))),
+          { message: 'syntax' },
+        );
+      });
+      const stopped = new RequestWork(10_000);
+      const reason = new Error('the client left');
+      let ran = false;
+      let query: Promise<unknown> | undefined;
+      await assert.rejects(
+        runUnderDeadline(stopped, async () => {
+          stopped.stop(reason);
+          query = underRequestDeadline(sequelize, connection, async () => (ran = true));
+          await query;
+        }),
+        (error) => error === reason,
+      );
+      await assert.rejects(query!, (error) => error === reason);
+      assert.equal(ran, false);
+    } finally {
+      await sequelize.close();
+    }
   });
 });
