@@ -17,12 +17,14 @@ import type { FailItem, Reply } from '../types.js';
  * a non-empty object (`emptyPayload`); the action's validation schema, if
  * any, checks it as sent and its output value replaces it (`schema`, one item per issue); then only
  * fillable fields are kept, each checked against its attribute's kind (`type`). The
- * `before…Fill` hook sees the result.
+ * `before…Fill` hook sees the result. `onPayload` sees the body as sent, once it is an object (update reads the
+ * `version` it compares there).
  * @example const data = await bodyData(scope, 'create'); if (E.isLeft(data)) return data.left;
  */
 export async function bodyData(
   scope: ActionScope,
   action: 'create' | 'update',
+  onPayload?: (payload: Readonly<Record<string, unknown>>) => void,
 ): Promise<E.Either<Reply, Record<string, unknown>>> {
   // The client's upload is not the database's time: the deadline waits for the body.
   const { value, form } = await outsideDeadline(() => scope.readBody(scope.ctx, scope.config.global.body_limit));
@@ -31,6 +33,7 @@ export async function bodyData(
   if (problem !== undefined) return fail([problemItem(problem, scope.config.global.max_depth)]);
   const payload = payloadOf(value);
   if (E.isLeft(payload)) return fail([payload.left]);
+  onPayload?.(payload.right);
   const schema = scope.resource.validate[action];
   let fields = payload.right;
   if (schema !== undefined) {

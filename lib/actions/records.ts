@@ -8,6 +8,7 @@ import { lookupFor, type Scope } from '../core/record-plan.js';
 import type { RelationModel } from '../core/relation-paths.js';
 import { visibleRecord } from '../core/relation-policy.js';
 import type { ActionScope } from '../resource/scope.js';
+import { withRecordTag } from './record-tag.js';
 import { queryStage, rowsStage, type QueryHook } from './stages.js';
 import { serializeWrites, writeTransactionOptions } from './sqlite-writes.js';
 import { withholdDeepRecord } from './withheld.js';
@@ -68,7 +69,8 @@ export function serializerFor(scope: ActionScope, method: string): (record: Mode
 }
 
 /**
- * One record's reply: serialized, through the plugins' `rows` stage, with the action's status.
+ * One record's reply: serialized, through the plugins' `rows` stage, with the action's status and the record's
+ * `ETag` (`rowTag`).
  * A write's record (create, update, softDelete, restore) is read back first (`readBack`), so the
  * reply holds what a read of it returns.
  * @example return recordReply(scope, 'read', record, scope.config.read);
@@ -81,7 +83,7 @@ export async function recordReply(
 ) {
   const shown = action === 'read' ? record : await readBack(scope, record);
   const [row] = await rowsStage(scope, action, [serialize(scope, shown, settings.method)]);
-  return scope.answers.answerSuccess(row, settings.http_status);
+  return withRecordTag(scope, scope.answers.answerSuccess(row, settings.http_status), row);
 }
 
 /**

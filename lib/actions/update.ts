@@ -9,28 +9,49 @@ import type { Reply } from '../types.js';
 import { rowScopesOf } from '../resource/row-scopes.js';
 import { bodyData } from './body-data.js';
 import { checkReferences } from './references.js';
+import { conditionalHeaders, ifMatchRequired, recordPrecondition, refusedReply } from './preconditions.js';
+import { versionAttributeOf } from './record-tag.js';
 import { findRecord, inTransaction, recordReply } from './records.js';
 import { dataStage } from './stages.js';
 
 /**
  * Serves `PUT|PATCH|POST <uri>/{id}`: a partial update of fillable fields in one transaction,
  * 404 when missing or soft-deleted; hooks `beforeUpdateFill`, `modifyUpdateQuery`, `beforeUpdate`
- * and `afterUpdate`.
+ * and `afterUpdate`. After the locked lookup: 412 when `If-Match` names another ETag, 409 `staleVersion` when the
+ * body's `version` (the model's optimistic-locking attribute, never written from the body) is not the stored one;
+ * 428 without `If-Match` when `update.require_if_match` is on.
  * @example const reply = await updateAction(resourceScope(bound, ctx));
  */
 export async function updateAction(scope: ActionScope): Promise<Reply> {
-  const body = await bodyData(scope, 'update');
+  const required = ifMatchRequired(scope, 'update');
+  if (required !== undefined) return required;
+  const expected = { headers: conditionalHeaders(scope), versionSent: false, version: undefined as unknown };
+  const version = versionAttributeOf(scope.model);
+  const body = await bodyData(scope, 'update', (payload) => {
+    if (version === undefined || !Object.hasOwn(payload, version)) return;
+    [expected.versionSent, expected.version] = [true, payload[version]];
+  });
   if (E.isLeft(body)) return body.left;
-  const filled = (await scope.hook('beforeUpdateFill', body.right)) ?? body.right;
+  const fields = version === undefined ? body.right : withoutKey(body.right, version);
+  const filled = (await scope.hook('beforeUpdateFill', fields)) ?? fields;
   return inTransaction(scope, async (transaction) => {
     const record = await findRecord(scope, 'update', 'active', 'modifyUpdateQuery');
     if (record === undefined) return scope.answers.answerNotFound();
+    const refused = await recordPrecondition(scope, record, expected);
+    if (refused !== undefined) return refusedReply(refused);
     const data = await dataStage(scope, 'update', (await scope.hook('beforeUpdate', record, filled)) ?? filled);
     await checkReferences(scope.model, data, await rowScopesOf(scope, 'update'), transaction);
     await record.update(data, { transaction });
     await scope.hook('afterUpdate', record);
     return recordReply(scope, 'update', record, scope.config.update);
   });
+}
+
+/** The fields without one key (the version attribute, which a body never writes). */
+function withoutKey(fields: Record<string, unknown>, key: string): Record<string, unknown> {
+  if (!Object.hasOwn(fields, key)) return fields;
+  const { [key]: _dropped, ...rest } = fields;
+  return rest;
 }
 
 /**

@@ -32,8 +32,8 @@ export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
   },
   create: { http_status: 201, method: 'toJSON' },
   read: { http_status: 200, method: 'toJSON', find_field: null },
-  update: { http_status: 200, method: 'toJSON', find_field: null },
-  delete: { http_status: 200, find_field: null },
+  update: { http_status: 200, method: 'toJSON', find_field: null, require_if_match: false },
+  delete: { http_status: 200, find_field: null, require_if_match: false },
   soft_delete: {
     http_status: 200,
     method: 'toJSON',
@@ -41,7 +41,7 @@ export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
     deleted_at_field: 'deleted_at',
     deleted_by_field: 'deleted_by',
   },
-  restore: { http_status: 200, method: 'toJSON', find_field: null },
+  restore: { http_status: 200, method: 'toJSON', find_field: null, require_if_match: false },
   export_csv: { http_status: 200, batch_size: 1000 },
   cors: { origins: [], credentials: false, max_age: 600 },
 });

@@ -101,9 +101,9 @@ export function corsHeaders(origin: string | undefined, cors: CorsConfig): Reado
 
 /**
  * The reply headers a script needs beyond the safelisted ones: create's Location, export's file name, a 503's
- * Retry-After.
+ * Retry-After, a record's or a page's ETag (to send back in `If-Match` or `If-None-Match`).
  */
-const EXPOSED_HEADERS = 'Location, Content-Disposition, Retry-After';
+const EXPOSED_HEADERS = 'Location, Content-Disposition, Retry-After, ETag';
 
 /** The headers of a CORS preflight (`OPTIONS` with `Access-Control-Request-Method`) as the reply reads them. */
 export interface PreflightRequest {
