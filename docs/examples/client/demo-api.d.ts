@@ -315,6 +315,9 @@ export interface components {
              * @example unique
              * @example foreignKey
              * @example recordNotFound
+             * @example preconditionFailed
+             * @example preconditionRequired
+             * @example staleVersion
              * @example routeNotFound
              * @example methodNotAllowed
              * @example forbidden
@@ -654,7 +657,10 @@ export interface operations {
                 /** @description true returns every row */
                 skipPagination?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description ETags the client holds (or *): when one is the current ETag, the answer is 304 without a body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -663,6 +669,8 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -675,6 +683,15 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request names an unknown column, operator or value */
             400: {
@@ -733,6 +750,8 @@ export interface operations {
             /** @description The created record */
             201: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     /** @description The created record's read URL */
                     Location?: string;
                     [name: string]: unknown;
@@ -1156,7 +1175,12 @@ export interface operations {
     "categories.read": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags the client holds (or *): when one is the current ETag, the answer is 304 without a body */
+                "If-None-Match"?: string;
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1167,6 +1191,8 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1177,6 +1203,15 @@ export interface operations {
                         meta: Record<string, never>;
                     };
                 };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The caller lacks shop.access.view */
             403: {
@@ -1189,6 +1224,15 @@ export interface operations {
             };
             /** @description No record for this id (or it is soft-deleted) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1221,7 +1265,10 @@ export interface operations {
     "categories.updatePut": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1237,6 +1284,8 @@ export interface operations {
             /** @description The updated record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1275,8 +1324,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description A unique or foreign-key constraint refused the write */
+            /** @description A unique or foreign-key constraint refused the write, or the body's version is not the stored one (staleVersion, on a model with optimistic locking) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1327,7 +1385,10 @@ export interface operations {
     "categories.updatePost": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1343,6 +1404,8 @@ export interface operations {
             /** @description The updated record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1381,8 +1444,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description A unique or foreign-key constraint refused the write */
+            /** @description A unique or foreign-key constraint refused the write, or the body's version is not the stored one (staleVersion, on a model with optimistic locking) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1433,7 +1505,10 @@ export interface operations {
     "categories.delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1482,6 +1557,15 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
             /** @description A server fault */
             500: {
                 headers: {
@@ -1507,7 +1591,10 @@ export interface operations {
     "categories.updatePatch": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1523,6 +1610,8 @@ export interface operations {
             /** @description The updated record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1561,8 +1650,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description A unique or foreign-key constraint refused the write */
+            /** @description A unique or foreign-key constraint refused the write, or the body's version is not the stored one (staleVersion, on a model with optimistic locking) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1613,7 +1711,10 @@ export interface operations {
     "categories.softDelete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1624,6 +1725,8 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1662,6 +1765,15 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
             /** @description A server fault */
             500: {
                 headers: {
@@ -1687,7 +1799,10 @@ export interface operations {
     "categories.restorePut": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1698,6 +1813,8 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1729,6 +1846,15 @@ export interface operations {
             };
             /** @description No record for this id (or it is soft-deleted) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1761,7 +1887,10 @@ export interface operations {
     "categories.restorePatch": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1772,6 +1901,8 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1803,6 +1934,15 @@ export interface operations {
             };
             /** @description No record for this id (or it is soft-deleted) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2099,7 +2239,10 @@ export interface operations {
                  */
                 include?: "category"[];
             };
-            header?: never;
+            header?: {
+                /** @description ETags the client holds (or *): when one is the current ETag, the answer is 304 without a body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2108,6 +2251,8 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2120,6 +2265,15 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request names an unknown column, operator or value */
             400: {
@@ -2178,6 +2332,8 @@ export interface operations {
             /** @description The created record */
             201: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     /** @description The created record's read URL */
                     Location?: string;
                     [name: string]: unknown;
@@ -2637,7 +2793,12 @@ export interface operations {
                  */
                 include?: "category"[];
             };
-            header?: never;
+            header?: {
+                /** @description ETags the client holds (or *): when one is the current ETag, the answer is 304 without a body */
+                "If-None-Match"?: string;
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2648,6 +2809,8 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2658,6 +2821,15 @@ export interface operations {
                         meta: Record<string, never>;
                     };
                 };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The caller lacks shop.access.view */
             403: {
@@ -2670,6 +2842,15 @@ export interface operations {
             };
             /** @description No record for this id (or it is soft-deleted) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2702,7 +2883,10 @@ export interface operations {
     "products.updatePut": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2718,6 +2902,8 @@ export interface operations {
             /** @description The updated record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2756,8 +2942,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description A unique or foreign-key constraint refused the write */
+            /** @description A unique or foreign-key constraint refused the write, or the body's version is not the stored one (staleVersion, on a model with optimistic locking) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2808,7 +3003,10 @@ export interface operations {
     "products.updatePost": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2824,6 +3022,8 @@ export interface operations {
             /** @description The updated record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2862,8 +3062,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description A unique or foreign-key constraint refused the write */
+            /** @description A unique or foreign-key constraint refused the write, or the body's version is not the stored one (staleVersion, on a model with optimistic locking) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2914,7 +3123,10 @@ export interface operations {
     "products.delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2963,6 +3175,15 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
             /** @description A server fault */
             500: {
                 headers: {
@@ -2988,7 +3209,10 @@ export interface operations {
     "products.updatePatch": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3004,6 +3228,8 @@ export interface operations {
             /** @description The updated record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3042,8 +3268,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description A unique or foreign-key constraint refused the write */
+            /** @description A unique or foreign-key constraint refused the write, or the body's version is not the stored one (staleVersion, on a model with optimistic locking) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3094,7 +3329,10 @@ export interface operations {
     "products.softDelete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3105,6 +3343,8 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3143,6 +3383,15 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
             /** @description A server fault */
             500: {
                 headers: {
@@ -3168,7 +3417,10 @@ export interface operations {
     "products.restorePut": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3179,6 +3431,8 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3210,6 +3464,15 @@ export interface operations {
             };
             /** @description No record for this id (or it is soft-deleted) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3242,7 +3505,10 @@ export interface operations {
     "products.restorePatch": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3253,6 +3519,8 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3284,6 +3552,15 @@ export interface operations {
             };
             /** @description No record for this id (or it is soft-deleted) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
