@@ -93,7 +93,7 @@ export interface RecordExpectation {
  * its `FOR UPDATE` lookup: a 412 `preconditionFailed` item when `If-Match` (or `If-None-Match`) fails on the tag a
  * read of the record answers now, then a 409 `staleVersion` item naming the version attribute when the body's
  * `version` differs from the stored one; undefined when the write may go on. Per record, so a batch calls it for each.
- * @example const refused = await recordPrecondition(scope, record, expected); if (refused) return refusedReply(refused);
+ * @example const item = await recordPrecondition(scope, record, expected); if (item) return refusedReply(item);
  */
 export async function recordPrecondition(
   scope: ActionScope,

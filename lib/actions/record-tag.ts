@@ -30,11 +30,24 @@ export function rowTag(scope: ActionScope, row: Readonly<Record<string, unknown>
 }
 
 /**
- * The weak tag of a whole reply body (search): equal bodies, equal tags.
+ * The weak tag of a whole reply body (search): equal bodies, equal tags. The body's JSON text is kept
+ * (`serializedBody`), so the Koa layer sends it instead of serializing the body a second time.
  * @example formatTag(bodyTag(reply.body)) // 'W/"…"'
  */
-export function bodyTag(body: unknown): EntityTag {
-  return { weak: true, opaque: digest(JSON.stringify(body)) };
+export function bodyTag(body: object): EntityTag {
+  const json = JSON.stringify(body);
+  SERIALIZED.set(body, json);
+  return { weak: true, opaque: digest(json) };
+}
+
+const SERIALIZED = new WeakMap<object, string>();
+
+/**
+ * The JSON text `bodyTag` made of this very body object, if it made one.
+ * @example const json = serializedBody(body); if (json !== undefined) ctx.body = json;
+ */
+export function serializedBody(body: object): string | undefined {
+  return SERIALIZED.get(body);
 }
 
 /** SHA-1 in base64url (27 characters): collisions do not matter here, speed does (see the performance page). */
