@@ -40,6 +40,7 @@ export default defineConfig({
             { text: 'Validation', link: '/guide/validation' },
             { text: 'Configuration', link: '/guide/configuration' },
             { text: 'Errors', link: '/guide/errors' },
+            { text: 'Concurrency and caching', link: '/guide/concurrency' },
             { text: 'Security defaults', link: '/guide/security' },
             { text: 'Databases and scaling out', link: '/guide/databases' },
             { text: 'Operations', link: '/guide/operations' },
