@@ -16,6 +16,7 @@ import {
 } from '../core/etag.js';
 import { fail } from '../core/jsend.js';
 import type { ActionScope } from '../resource/scope.js';
+import { forgetWithheldSince, withheldValues } from '../resource/withheld-notes.js';
 import type { ErrorCode, FailItem, Reply } from '../types.js';
 import { rowTag, versionAttributeOf, bodyTag } from './record-tag.js';
 import { serialize } from './records.js';
@@ -126,12 +127,17 @@ export function refusedReply(item: FailItem<ErrorCode>): Reply {
 
 /**
  * The tag a read of the record would answer now: serialized by read's method, through the plugins' `rows` stage.
- * `If-Match: *` needs none, so nothing is serialized for it.
+ * `If-Match: *` needs none, so nothing is serialized for it. A copy is serialized, so the record the write goes on
+ * with keeps every value (serializing withholds too-deep JSON), and what it withheld is not noted for the reply.
  */
 async function currentTag(scope: ActionScope, record: Model, headers: ConditionalHeaders): Promise<EntityTag> {
   const star = headers.ifMatch?.trim() === '*' && headers.ifNoneMatch === undefined;
   if (star) return { weak: false, opaque: '' };
-  const [row] = await rowsStage(scope, 'read', [serialize(scope, record, scope.config.read.method)]);
+  const noted = withheldValues(scope.ctx)?.length ?? 0;
+  const copy = scope.model.build({ ...(record.dataValues as object) }, { raw: true, isNewRecord: false });
+  const serialized = serialize(scope, copy, scope.config.read.method);
+  forgetWithheldSince(scope.ctx, noted);
+  const [row] = await rowsStage(scope, 'read', [serialized]);
   return rowTag(scope, row ?? {});
 }
 

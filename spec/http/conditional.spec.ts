@@ -28,6 +28,7 @@ for (const db of databases)
       let server: TestServer;
       let Book: ModelStatic<Model>;
       let Member: ModelStatic<Model>;
+      let Note: ModelStatic<Model>;
       const errors: unknown[] = [];
 
       before(async () => {
@@ -52,6 +53,16 @@ for (const db of databases)
           },
           { tableName: `${prefix}_members`, timestamps: false, version: 'rev' },
         );
+        Note = sequelize.define(
+          `${prefix}Note`,
+          {
+            id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+            title: { type: DataTypes.STRING(60), allowNull: false },
+            meta: { type: DataTypes.JSON, allowNull: true },
+          },
+          { tableName: `${prefix}_notes`, timestamps: false },
+        );
+        await Note.sync({ force: true });
         await Book.sync({ force: true });
         await Member.sync({ force: true });
         const router = new Router();
@@ -64,6 +75,15 @@ for (const db of databases)
             restore: { require_if_match: true },
           },
         });
+        form.register(
+          router,
+          'notes',
+          Note,
+          { actions: ['read', 'update'], policy: { fillable: ['title'] } },
+          {
+            config: { global: { max_depth: 2 } },
+          },
+        );
         server = await serve(new Koa().use(router.routes()), errors);
       });
       after(() => server?.close());
@@ -247,6 +267,25 @@ for (const db of databases)
         assert.equal((await send('GET', `/members/${id}`, undefined, { 'if-none-match': '"v3"' })).status, 304);
         assert.equal((await send('PATCH', `/members/${id}`, { name: 'Fay' }, { 'if-match': '"v2"' })).status, 412);
         assert.equal((await send('PATCH', `/members/${id}`, { name: 'Fay' }, { 'if-match': '"v3"' })).status, 200);
+        assert.deepEqual(errors, []);
+      });
+
+      it('checks If-Match on a record with a withheld value without withholding it from the write or noting it twice', async () => {
+        const deep = { a: { b: { c: 1 } } };
+        const note = await Note.create({ title: 'Deep', meta: deep });
+        const id = note.get('id') as string;
+        const read = await server.get(`/notes/${id}`);
+        assert.deepEqual([read.body.data.meta, read.body.meta.withheld.length], [null, 1]);
+        const patch = await send(
+          'PATCH',
+          `/notes/${id}`,
+          { title: 'Deeper' },
+          { 'if-match': read.headers.get('etag')! },
+        );
+        assert.equal(patch.status, 200, patch.text);
+        assert.equal(patch.body.meta.withheld.length, 1);
+        const row = (await Note.findByPk(id))!;
+        assert.deepEqual([row.get('title'), row.get('meta')], ['Deeper', deep]);
         assert.deepEqual(errors, []);
       });
     });

@@ -7,10 +7,14 @@ import { crud, resource } from 'koa-fast-crud';
 export const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
 
 // #region version
-export class Member extends Model<InferAttributes<Member>, InferCreationAttributes<Member>> {
+// Sequelize declares `version` itself, so Member.init does not list it.
+export class Member extends Model<
+  InferAttributes<Member, { omit: 'version' }>,
+  InferCreationAttributes<Member, { omit: 'version' }>
+> {
   declare id: CreationOptional<string>;
   declare name: string;
-  declare version: CreationOptional<number>;
+  declare version: number;
 }
 Member.init(
   {
