@@ -241,9 +241,10 @@ async function main(rounds: number, requests: number): Promise<void> {
     `  304 against 200, search page:  ${(at('search page 304', 'etags') / at('search page 200', 'etags')).toFixed(2)}×`,
   );
   const hashes = ['sha1', 'md5', 'sha256'].map((name) => `${name} ${hashCost(name, readJson).toFixed(0)} ns`);
-  const pageHash = timeOf(() => createHash('sha1').update(JSON.stringify(searchBody)).digest('base64url'));
+  const pageText = JSON.stringify(searchBody);
+  const pageHash = timeOf(() => createHash('sha1').update(pageText).digest('base64url'));
   const pageJson = timeOf(() => JSON.stringify(searchBody));
-  const added = (pageHash - pageJson) / 1000;
+  const added = pageHash / 1000;
   console.log(
     `  a search page's weak ETag: sha1 of ${JSON.stringify(searchBody).length} bytes ${added.toFixed(1)} µs ` +
       `(${((added / at('search page 200', 'etags')) * 100).toFixed(1)} % of the page's CPU); its JSON.stringify ` +
