@@ -90,6 +90,35 @@ export interface RecordExpectation {
 }
 
 /**
+ * The `version` a body sent, for `RecordExpectation`: `versionSent` false when the model has no version attribute or
+ * the body does not name it.
+ * @example sentVersion(Member, { name: 'Ann', version: 3 }) // { versionSent: true, version: 3 }
+ */
+export function sentVersion(
+  model: Parameters<typeof versionAttributeOf>[0],
+  payload: Readonly<Record<string, unknown>>,
+): { readonly versionSent: boolean; readonly version?: unknown } {
+  const version = versionAttributeOf(model);
+  return version !== undefined && Object.hasOwn(payload, version)
+    ? { versionSent: true, version: payload[version] }
+    : { versionSent: false };
+}
+
+/**
+ * The fields to write without the version attribute: a body's version is compared, never written.
+ * @example withoutVersion(Member, { name: 'Ann', version: 3 }) // { name: 'Ann' }
+ */
+export function withoutVersion(
+  model: Parameters<typeof versionAttributeOf>[0],
+  fields: Record<string, unknown>,
+): Record<string, unknown> {
+  const version = versionAttributeOf(model);
+  if (version === undefined || !Object.hasOwn(fields, version)) return fields;
+  const { [version]: _dropped, ...rest } = fields;
+  return rest;
+}
+
+/**
  * The check of one locked record against what the client expected of it, inside the write's transaction and after
  * its `FOR UPDATE` lookup: a 412 `preconditionFailed` item when `If-Match` (or `If-None-Match`) fails on the tag a
  * read of the record answers now, then a 409 `staleVersion` item naming the version attribute when the body's

@@ -9,8 +9,15 @@ import type { Reply } from '../types.js';
 import { rowScopesOf } from '../resource/row-scopes.js';
 import { bodyData } from './body-data.js';
 import { checkReferences } from './references.js';
-import { conditionalHeaders, ifMatchRequired, recordPrecondition, refusedReply } from './preconditions.js';
-import { versionAttributeOf } from './record-tag.js';
+import {
+  conditionalHeaders,
+  ifMatchRequired,
+  recordPrecondition,
+  refusedReply,
+  sentVersion,
+  withoutVersion,
+  type RecordExpectation,
+} from './preconditions.js';
 import { findRecord, inTransaction, recordReply } from './records.js';
 import { dataStage } from './stages.js';
 
@@ -25,14 +32,12 @@ import { dataStage } from './stages.js';
 export async function updateAction(scope: ActionScope): Promise<Reply> {
   const required = ifMatchRequired(scope, 'update');
   if (required !== undefined) return required;
-  const expected = { headers: conditionalHeaders(scope), versionSent: false, version: undefined as unknown };
-  const version = versionAttributeOf(scope.model);
+  let expected: RecordExpectation = { headers: conditionalHeaders(scope), versionSent: false };
   const body = await bodyData(scope, 'update', (payload) => {
-    if (version === undefined || !Object.hasOwn(payload, version)) return;
-    [expected.versionSent, expected.version] = [true, payload[version]];
+    expected = { ...expected, ...sentVersion(scope.model, payload) };
   });
   if (E.isLeft(body)) return body.left;
-  const fields = version === undefined ? body.right : withoutKey(body.right, version);
+  const fields = withoutVersion(scope.model, body.right);
   const filled = (await scope.hook('beforeUpdateFill', fields)) ?? fields;
   return inTransaction(scope, async (transaction) => {
     const record = await findRecord(scope, 'update', 'active', 'modifyUpdateQuery');
@@ -45,13 +50,6 @@ export async function updateAction(scope: ActionScope): Promise<Reply> {
     await scope.hook('afterUpdate', record);
     return recordReply(scope, 'update', record, scope.config.update);
   });
-}
-
-/** The fields without one key (the version attribute, which a body never writes). */
-function withoutKey(fields: Record<string, unknown>, key: string): Record<string, unknown> {
-  if (!Object.hasOwn(fields, key)) return fields;
-  const { [key]: _dropped, ...rest } = fields;
-  return rest;
 }
 
 /**
