@@ -18,7 +18,7 @@ import { fail } from '../core/jsend.js';
 import type { ActionScope } from '../resource/scope.js';
 import { forgetWithheldSince, withheldValues } from '../resource/withheld-notes.js';
 import type { ErrorCode, FailItem, Reply } from '../types.js';
-import { rowTag, versionAttributeOf, bodyTag } from './record-tag.js';
+import { rowTag, versionAttributeOf, withBodyTag } from './record-tag.js';
 import { serialize } from './records.js';
 import { rowsStage } from './stages.js';
 
@@ -59,8 +59,7 @@ export function conditionalRead(scope: ActionScope, reply: Reply): Reply {
  */
 export function conditionalSearch(scope: ActionScope, reply: Reply): Reply {
   if (reply.status >= 300 || reply.body.status !== 'success') return reply;
-  const tagged = { ...reply, headers: { ...reply.headers, ETag: formatTag(bodyTag(reply.body)) } };
-  return conditionalRead(scope, tagged);
+  return conditionalRead(scope, withBodyTag(reply));
 }
 
 /** The writes a configuration may require `If-Match` for, each with the key that says so. */

@@ -30,24 +30,27 @@ export function rowTag(scope: ActionScope, row: Readonly<Record<string, unknown>
 }
 
 /**
- * The weak tag of a whole reply body (search): equal bodies, equal tags. The body's JSON text is kept
- * (`serializedBody`), so the Koa layer sends it instead of serializing the body a second time.
- * @example formatTag(bodyTag(reply.body)) // 'W/"…"'
+ * A reply with the weak tag of its whole body (search) in `ETag`: equal bodies, equal tags. The body's JSON text
+ * rides along on the reply (`serializedBody`), so the Koa layer sends it instead of serializing the body again.
+ * @example return withBodyTag(reply);
  */
-export function bodyTag(body: object): EntityTag {
-  const json = JSON.stringify(body);
-  SERIALIZED.set(body, json);
-  return { weak: true, opaque: digest(json) };
+export function withBodyTag(reply: Reply): Reply {
+  const json = JSON.stringify(reply.body);
+  const tag = formatTag({ weak: true, opaque: digest(json) });
+  const tagged = { ...reply, headers: { ...reply.headers, ETag: tag } };
+  Object.defineProperty(tagged, SERIALIZED, { value: { body: reply.body, json } });
+  return tagged;
 }
 
-const SERIALIZED = new WeakMap<object, string>();
+const SERIALIZED: unique symbol = Symbol('koa-fast-crud: the JSON text of a reply body');
 
 /**
- * The JSON text `bodyTag` made of this very body object, if it made one.
- * @example const json = serializedBody(body); if (json !== undefined) ctx.body = json;
+ * The JSON text `withBodyTag` made of this reply's body, if it made one and the body is still that object.
+ * @example const json = serializedBody(reply); if (json !== undefined) ctx.body = json;
  */
-export function serializedBody(body: object): string | undefined {
-  return SERIALIZED.get(body);
+export function serializedBody(reply: Reply): string | undefined {
+  const kept = (reply as Reply & { [SERIALIZED]?: { body: unknown; json: string } })[SERIALIZED];
+  return kept !== undefined && kept.body === reply.body ? kept.json : undefined;
 }
 
 /** SHA-1 in base64url (27 characters): collisions do not matter here, speed does (see the performance page). */

@@ -120,7 +120,7 @@ function writeReply(ctx: Context, reply: Reply): void {
   }
   const meta = withheldMeta(ctx, body.meta);
   // A search page's JSON was made for its ETag already: send that text rather than serialize the body twice.
-  const json = meta === body.meta ? serializedBody(body) : undefined;
+  const json = meta === body.meta ? serializedBody(reply) : undefined;
   if (json !== undefined) {
     ctx.type = 'application/json';
     ctx.body = json;
