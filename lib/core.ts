@@ -21,6 +21,7 @@ export type {
   ActionConfig,
   SearchCount,
   CorsConfig,
+  ConditionalWriteConfig,
   DeepPartial,
   ConfigError,
   ErrorStatus,
@@ -75,6 +76,21 @@ export { compilePath, isUuid, type CompiledPath } from './core/route-path.js';
 export { success, fail, error, failItemOf, unavailable, RETRY_AFTER_SECONDS } from './core/jsend.js';
 export type { DatabaseFailure } from './core/db-failure.js';
 export { ERROR_CODES, statusOf, type FixedStatusCode, type DecidedStatusCode } from './core/error-codes.js';
+export {
+  parseTagList,
+  formatTag,
+  strongMatch,
+  weakMatch,
+  ifMatchHolds,
+  ifNoneMatchHolds,
+  readPrecondition,
+  writePrecondition,
+  versionTag,
+  type EntityTag,
+  type TagList,
+  type Precondition,
+  type ConditionalHeaders,
+} from './core/etag.js';
 export { replyForError, clientErrorOf, type ClientError } from './core/error-reply.js';
 export type { ErrorFields } from './core/constraint-fields.js';
 export { KNOWN_PARAMS, singleParam, unknownParams } from './core/query-params.js';

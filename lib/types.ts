@@ -174,15 +174,16 @@ export interface FastCrudConfig {
   };
   readonly create: Omit<ActionConfig, 'find_field'>;
   readonly read: ActionConfig;
-  readonly update: ActionConfig;
-  readonly delete: Omit<ActionConfig, 'method'>;
+  readonly update: ActionConfig & ConditionalWriteConfig;
+  /** `require_if_match` covers delete and soft delete. */
+  readonly delete: Omit<ActionConfig, 'method'> & ConditionalWriteConfig;
   readonly soft_delete: ActionConfig & {
     /** Name (attribute or column) of the soft-delete marker. */
     readonly deleted_at_field: string;
     /** Name (attribute or column) of the column that records who soft-deleted a row, when the model has it. */
     readonly deleted_by_field: string;
   };
-  readonly restore: ActionConfig;
+  readonly restore: ActionConfig & ConditionalWriteConfig;
   readonly export_csv: {
     readonly http_status: number;
     /** Rows read per query while streaming. */
@@ -198,6 +199,18 @@ export interface FastCrudConfig {
     /** Most records one batch request may create or change; more is a `tooManyRows` fail and nothing changes. */
     readonly max_records: number;
   };
+}
+
+/**
+ * The setting of a write that may be conditional (update, delete and soft delete, restore).
+ * @example const update: ConditionalWriteConfig = { require_if_match: true };
+ */
+export interface ConditionalWriteConfig {
+  /**
+   * True: the write answers 428 `preconditionRequired` without an `If-Match` header, so no client overwrites a
+   * record it has not read. False (the default): `If-Match` is checked when sent.
+   */
+  readonly require_if_match: boolean;
 }
 
 /**
@@ -260,6 +273,9 @@ export type ErrorCode =
   | 'unique'
   | 'foreignKey'
   | 'recordNotFound'
+  | 'preconditionFailed'
+  | 'preconditionRequired'
+  | 'staleVersion'
   | 'routeNotFound'
   | 'methodNotAllowed'
   | 'forbidden'

@@ -41,6 +41,7 @@ export default defineConfig({
             { text: 'Batch writes', link: '/guide/batch-writes' },
             { text: 'Configuration', link: '/guide/configuration' },
             { text: 'Errors', link: '/guide/errors' },
+            { text: 'Concurrency and caching', link: '/guide/concurrency' },
             { text: 'Security defaults', link: '/guide/security' },
             { text: 'Databases and scaling out', link: '/guide/databases' },
             { text: 'Operations', link: '/guide/operations' },

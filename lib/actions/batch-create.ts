@@ -44,7 +44,7 @@ export async function createManyAction(scope: ActionScope, body: readonly unknow
   const failures: FailItem[] = [];
   const fields: Record<string, unknown>[] = [];
   for (const [index, item] of items.right.entries()) {
-    const checked = await writableFields(scope, 'create', item, form, 'refuse');
+    const checked = await writableFields(scope, 'create', item, form, { relations: 'refuse' });
     if (E.isLeft(checked)) failures.push(...itemFailures(index, checked.left));
     else fields.push(checked.right);
   }

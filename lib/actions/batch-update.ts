@@ -23,7 +23,7 @@ import { dataStage } from './stages.js';
 export async function updateManyAction(scope: ActionScope): Promise<Reply> {
   const refused = batchQueryProblem(scope);
   if (refused !== undefined) return refused;
-  const body = await bodyData(scope, 'update', 'refuse');
+  const body = await bodyData(scope, 'update', { relations: 'refuse' });
   if (E.isLeft(body)) return body.left;
   const filled = (await scope.hook('beforeUpdateFill', body.right)) ?? body.right;
   return inBatch(scope, 'update', async (transaction) => {

@@ -19,18 +19,19 @@ import type { FailItem, Reply } from '../types.js';
  * any, checks it as sent and its output value replaces it (`schema`, one item per issue); then only
  * fillable fields are kept, each checked against its attribute's kind (`type`), with the fields that name an
  * association opened for writing (`relations.<name>.write`, checked later by the relational step). The
- * `before…Fill` hook sees the result.
+ * `before…Fill` hook sees the result. `options.onPayload` sees the body as sent, once it is an object (update
+ * reads the `version` it compares there).
  * @example const data = await bodyData(scope, 'create'); if (E.isLeft(data)) return data.left;
  */
 export async function bodyData(
   scope: ActionScope,
   action: 'create' | 'update',
-  relations: Relations = 'keep',
+  options: BodyOptions = {},
 ): Promise<E.Either<Reply, Record<string, unknown>>> {
   // The client's upload is not the database's time: the deadline waits for the body.
   const { value, form } = await outsideDeadline(() => scope.readBody(scope.ctx, scope.config.global.body_limit));
   return E.mapLeft((items: readonly FailItem[]) => scope.answers.answerFail(items))(
-    await writableFields(scope, action, value, form, relations),
+    await writableFields(scope, action, value, form, options),
   );
 }
 
@@ -39,6 +40,14 @@ export async function bodyData(
  * (a batch write, which has no relational step): a 400 `invalidValue` naming each, never a silent drop.
  */
 export type Relations = 'keep' | 'refuse';
+
+/** How `bodyData` and `writableFields` read a body. */
+export interface BodyOptions {
+  /** Keep (default) or refuse the associations the body writes. */
+  readonly relations?: Relations;
+  /** Sees the body as sent, once it is an object. */
+  readonly onPayload?: (payload: Readonly<Record<string, unknown>>) => void;
+}
 
 /**
  * The fields to write of one parsed body (or one item of a batch's array), checked as `bodyData` says;
@@ -50,12 +59,13 @@ export async function writableFields(
   action: 'create' | 'update',
   value: unknown,
   form: boolean,
-  relations: Relations = 'keep',
+  options: BodyOptions = {},
 ): Promise<E.Either<readonly FailItem[], Record<string, unknown>>> {
   const problem = bodyProblem(value, scope.config.global.max_depth);
   if (problem !== undefined) return E.left([problemItem(problem, scope.config.global.max_depth)]);
   const payload = payloadOf(value);
   if (E.isLeft(payload)) return E.left([payload.left]);
+  options.onPayload?.(payload.right);
   const schema = scope.resource.validate[action];
   let fields = payload.right;
   if (schema !== undefined) {
@@ -69,7 +79,7 @@ export async function writableFields(
   // The associations opened for writing stay, as sent: hooks see them, the relational step checks and writes them.
   const { relational } = splitRelational(fields, scope.resource.policy.relations);
   const names = Object.keys(relational);
-  if (relations === 'refuse' && names.length > 0)
+  if (options.relations === 'refuse' && names.length > 0)
     return E.left(
       names.map((field) => ({
         field,

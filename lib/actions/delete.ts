@@ -5,18 +5,24 @@ import type { AbstractConstructor, BaseController } from '../controller/base-con
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
+import { conditionalHeaders, ifMatchRequired, recordPrecondition, refusedReply } from './preconditions.js';
 import { findRecord, inTransaction } from './records.js';
 
 /**
  * Serves `DELETE <uri>/{id}`: removes the row (a `paranoid` model soft-deletes, as Sequelize
  * does), 200 with `data: null`; a row soft-deleted by a plain deleted-at column can be deleted for
- * good. Hooks `modifyDeleteQuery`, `beforeDelete` and `afterDelete`.
+ * good. Hooks `modifyDeleteQuery`, `beforeDelete` and `afterDelete`. `If-Match` is checked after the locked lookup
+ * (412), and required when `delete.require_if_match` is on (428).
  * @example const reply = await deleteAction(resourceScope(bound, ctx));
  */
 export async function deleteAction(scope: ActionScope): Promise<Reply> {
+  const required = ifMatchRequired(scope, 'delete');
+  if (required !== undefined) return required;
   return inTransaction(scope, 'delete', async (transaction) => {
     const record = await findRecord(scope, 'delete', 'any', 'modifyDeleteQuery');
     if (record === undefined) return scope.answers.answerNotFound();
+    const refused = await recordPrecondition(scope, record, { headers: conditionalHeaders(scope), versionSent: false });
+    if (refused !== undefined) return refusedReply(refused);
     await scope.hook('beforeDelete', record);
     await record.destroy({ transaction });
     await scope.hook('afterDelete', record);

@@ -10,13 +10,15 @@ import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
 import { placedRead } from './read-placement.js';
+import { conditionalRead } from './preconditions.js';
 import { findRecord, recordReply } from './records.js';
 import { readStage } from './stages.js';
 
 /**
  * Serves `GET <uri>/{id}`: the record with the associations `include=` names, or 404 when it is
  * missing or soft-deleted; hooks
- * `modifyReadQuery` and `afterRead`.
+ * `modifyReadQuery` and `afterRead`. The reply carries the record's `ETag`; an `If-None-Match` naming it is a 304
+ * without a body (after the lookup, so a 404 stays a 404).
  * @example const reply = await readAction(resourceScope(bound, ctx));
  */
 export async function readAction(scope: ActionScope): Promise<Reply> {
@@ -30,7 +32,7 @@ export async function readAction(scope: ActionScope): Promise<Reply> {
   );
   if (record === undefined) return scope.answers.answerNotFound();
   await scope.hook('afterRead', record);
-  return recordReply(scope, 'read', record, scope.config.read);
+  return conditionalRead(scope, await recordReply(scope, 'read', record, scope.config.read));
 }
 
 /**

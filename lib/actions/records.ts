@@ -10,6 +10,7 @@ import { visibleRecord } from '../core/relation-policy.js';
 import type { ActionScope } from '../resource/scope.js';
 import { writeTransactionId, type Placement } from '../execute/consistent.js';
 import type { CrudMethod } from '../types.js';
+import { withRecordTag } from './record-tag.js';
 import { committedStage, queryStage, rowsStage, type QueryHook } from './stages.js';
 import { serializeWrites, writeTransactionOptions } from './sqlite-writes.js';
 import { withholdDeepRecord } from './withheld.js';
@@ -76,7 +77,8 @@ export function serializerFor(scope: ActionScope, method: string): (record: Mode
 }
 
 /**
- * One record's reply: serialized, through the plugins' `rows` stage, with the action's status.
+ * One record's reply: serialized, through the plugins' `rows` stage, with the action's status and the record's
+ * `ETag` (`rowTag`).
  * A write's record (create, update, softDelete, restore) is read back first (`readBack`), so the
  * reply holds what a read of it returns.
  * @example return recordReply(scope, 'read', record, scope.config.read);
@@ -89,7 +91,7 @@ export async function recordReply(
 ) {
   const shown = action === 'read' ? record : await readBack(scope, record);
   const [row] = await rowsStage(scope, action, [serialize(scope, shown, settings.method)]);
-  return scope.answers.answerSuccess(row, settings.http_status);
+  return withRecordTag(scope, scope.answers.answerSuccess(row, settings.http_status), row);
 }
 
 /**

@@ -16,6 +16,7 @@ import { PREPARED_LIMIT, stateOf } from '../execute/state.js';
 import type { ExecutionState, PreparedSearch, SearchPath } from '../execute/state.js';
 import { rowScopesOf, scopesKey } from '../resource/row-scopes.js';
 import type { FailItem, Reply, RowScopes, SearchPlan } from '../types.js';
+import { conditionalSearch } from './preconditions.js';
 import { serializerFor } from './records.js';
 import { withholdDeepRows } from './withheld.js';
 import { placedRead } from './read-placement.js';
@@ -105,10 +106,15 @@ export function planRequest(controller: BaseController, paginate: boolean): Prom
  * `modifySearchQuery` and `afterSearch`. Rows are read raw, of the visible attributes only, when
  * the model and the query allow it (see `planRowShape`), else as model instances; the count is
  * `search.count`'s: exact, none (`hasMore`), or PostgreSQL's estimate. `skipPagination=true` reads at most
- * `search.max_unpaginated` + 1 rows; one past the cap is a `tooManyRows` fail.
+ * `search.max_unpaginated` + 1 rows; one past the cap is a `tooManyRows` fail. The page carries a weak `ETag` of its
+ * body; an `If-None-Match` naming it is a 304 without a body.
  * @example const reply = await searchAction(resourceScope(bound, ctx));
  */
 export async function searchAction(scope: ActionScope): Promise<Reply> {
+  return conditionalSearch(scope, await searchPage(scope));
+}
+
+async function searchPage(scope: ActionScope): Promise<Reply> {
   const { model } = scope;
   const state = stateOf(model.sequelize!);
   const chosen = await executorFor(model, scope.ctx);

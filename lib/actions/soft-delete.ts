@@ -8,6 +8,7 @@ import type { AbstractConstructor, BaseController } from '../controller/base-con
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
+import { conditionalHeaders, ifMatchRequired, recordPrecondition, refusedReply } from './preconditions.js';
 import { findRecord, inTransaction, recordReply } from './records.js';
 
 /**
@@ -15,15 +16,20 @@ import { findRecord, inTransaction, recordReply } from './records.js';
  * the deleted-by column to `softDeleteUserId`; 200 with the record, 404 when missing or already
  * soft-deleted, the spec's `columnNotFound` when the model has no deleted-at column. Hooks
  * `modifySoftDeleteQuery`, `beforeSoftDelete` and `afterSoftDelete`. Works with a plain column and
- * with `paranoid` models.
+ * with `paranoid` models. `If-Match` is checked after the locked lookup (412), and required when
+ * `delete.require_if_match` is on (428).
  * @example const reply = await softDeleteAction(resourceScope(bound, ctx));
  */
 export async function softDeleteAction(scope: ActionScope): Promise<Reply> {
   const { deletedAt, deletedBy, paranoid } = scope.resource;
   if (deletedAt === undefined) return scope.answers.answerColumnNotFound(scope.config.soft_delete.deleted_at_field);
+  const required = ifMatchRequired(scope, 'softDelete');
+  if (required !== undefined) return required;
   return inTransaction(scope, 'softDelete', async (transaction) => {
     const record = await findRecord(scope, 'softDelete', 'active', 'modifySoftDeleteQuery');
     if (record === undefined) return scope.answers.answerNotFound();
+    const refused = await recordPrecondition(scope, record, { headers: conditionalHeaders(scope), versionSent: false });
+    if (refused !== undefined) return refusedReply(refused);
     await scope.hook('beforeSoftDelete', record);
     // save() writes every change, the hook's included; a paranoid model's destroy() sets its own deleted-at column.
     if (deletedBy !== undefined) record.set(deletedBy, await softDeleteUserId(scope));
@@ -38,15 +44,20 @@ export async function softDeleteAction(scope: ActionScope): Promise<Reply> {
 /**
  * Serves `PATCH|PUT <uri>/{id}/restore`: finds only soft-deleted records and clears the
  * deleted-at and deleted-by columns; 200 with the record, 404 unless it is soft-deleted. Hooks
- * `modifyRestoreQuery`, `beforeRestore` and `afterRestore`.
+ * `modifyRestoreQuery`, `beforeRestore` and `afterRestore`. `If-Match` is checked after the locked lookup (412), and
+ * required when `restore.require_if_match` is on (428).
  * @example const reply = await restoreAction(resourceScope(bound, ctx));
  */
 export async function restoreAction(scope: ActionScope): Promise<Reply> {
   const { deletedAt, deletedBy, paranoid } = scope.resource;
   if (deletedAt === undefined) return scope.answers.answerColumnNotFound(scope.config.soft_delete.deleted_at_field);
+  const required = ifMatchRequired(scope, 'restore');
+  if (required !== undefined) return required;
   return inTransaction(scope, 'restore', async (transaction) => {
     const record = await findRecord(scope, 'restore', 'trashed', 'modifyRestoreQuery');
     if (record === undefined) return scope.answers.answerNotFound();
+    const refused = await recordPrecondition(scope, record, { headers: conditionalHeaders(scope), versionSent: false });
+    if (refused !== undefined) return refusedReply(refused);
     await scope.hook('beforeRestore', record);
     // A paranoid model clears its own deleted-at column in restore(); save() writes every other change, the hook's
     // included.

@@ -9,6 +9,15 @@ import type { Reply } from '../types.js';
 import { rowScopesOf } from '../resource/row-scopes.js';
 import { bodyData } from './body-data.js';
 import { checkReferences } from './references.js';
+import {
+  conditionalHeaders,
+  ifMatchRequired,
+  recordPrecondition,
+  refusedReply,
+  sentVersion,
+  withoutVersion,
+  type RecordExpectation,
+} from './preconditions.js';
 import { findRecord, inTransaction, recordReply } from './records.js';
 import { relationalFailReply, relationalStep } from './relation-writes.js';
 import { dataStage } from './stages.js';
@@ -16,16 +25,29 @@ import { dataStage } from './stages.js';
 /**
  * Serves `PUT|PATCH|POST <uri>/{id}`: a partial update of fillable fields in one transaction, with
  * the links the body writes (`relationalStep`), 404 when missing or soft-deleted; hooks
- * `beforeUpdateFill`, `modifyUpdateQuery`, `beforeUpdate` and `afterUpdate`.
+ * `beforeUpdateFill`, `modifyUpdateQuery`, `beforeUpdate` and `afterUpdate`. After the locked lookup: 412 when
+ * `If-Match` names another ETag, 409 `staleVersion` when the body's `version` (the model's optimistic-locking
+ * attribute, never written from the body) is not the stored one; 428 without `If-Match` when
+ * `update.require_if_match` is on.
  * @example const reply = await updateAction(resourceScope(bound, ctx));
  */
 export async function updateAction(scope: ActionScope): Promise<Reply> {
-  const body = await bodyData(scope, 'update');
+  const required = ifMatchRequired(scope, 'update');
+  if (required !== undefined) return required;
+  let expected: RecordExpectation = { headers: conditionalHeaders(scope), versionSent: false };
+  const body = await bodyData(scope, 'update', {
+    onPayload: (payload) => {
+      expected = { ...expected, ...sentVersion(scope.model, payload) };
+    },
+  });
   if (E.isLeft(body)) return body.left;
-  const filled = (await scope.hook('beforeUpdateFill', body.right)) ?? body.right;
+  const fields = withoutVersion(scope.model, body.right);
+  const filled = (await scope.hook('beforeUpdateFill', fields)) ?? fields;
   return inTransaction(scope, 'update', async (transaction) => {
     const record = await findRecord(scope, 'update', 'active', 'modifyUpdateQuery');
     if (record === undefined) return scope.answers.answerNotFound();
+    const refused = await recordPrecondition(scope, record, expected);
+    if (refused !== undefined) return refusedReply(refused);
     const staged = await dataStage(scope, 'update', (await scope.hook('beforeUpdate', record, filled)) ?? filled);
     const { data, write } = await relationalStep(scope, 'update', staged, transaction);
     await checkReferences(scope.model, data, await rowScopesOf(scope, 'update'), transaction);

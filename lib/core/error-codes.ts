@@ -96,6 +96,24 @@ export const ERROR_TABLE = Object.freeze({
       'referenced. Also an id of a relational write that finds no row the request may reach (`tags.1`, `tags.add.0`)',
   },
   recordNotFound: { status: 404, meaning: '`{id}` finds no record that the action may use' },
+  preconditionFailed: {
+    status: 412,
+    meaning:
+      "an `If-Match` that names none of the record's current ETags (update, delete, soft delete, restore, read), or " +
+      'an `If-None-Match` on a write that names it: the record changed since the client read it; nothing was written',
+  },
+  preconditionRequired: {
+    status: 428,
+    meaning:
+      'a write without `If-Match` where `update.require_if_match`, `delete.require_if_match` (delete and soft ' +
+      'delete) or `restore.require_if_match` is on',
+  },
+  staleVersion: {
+    status: 409,
+    meaning:
+      "an update whose body sends a `version` (the model's optimistic-locking attribute) other than the stored one: " +
+      'someone wrote the record since; nothing was written',
+  },
   routeNotFound: {
     status: 404,
     meaning:

@@ -14,6 +14,7 @@ import { RequestWork, runUnderDeadline } from '../execute/deadline.js';
 import type { Can, CrudMethod, FastCrudConfig, Reply, RouteDef } from '../types.js';
 import type { RouteHandler } from './route-handler.js';
 import { requestHeader, setHeaders } from './cors.js';
+import { serializedBody } from '../actions/record-tag.js';
 import { withheldMeta } from './withheld-meta.js';
 
 export type { ControllerClass } from '../resource/controller-resource.js';
@@ -127,5 +128,12 @@ function writeReply(ctx: Context, reply: Reply): void {
     return;
   }
   const meta = withheldMeta(ctx, body.meta);
+  // A search page's JSON was made for its ETag already: send that text rather than serialize the body twice.
+  const json = meta === body.meta ? serializedBody(reply) : undefined;
+  if (json !== undefined) {
+    ctx.type = 'application/json';
+    ctx.body = json;
+    return;
+  }
   ctx.body = meta === body.meta ? body : { ...body, meta };
 }

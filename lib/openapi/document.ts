@@ -133,6 +133,12 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
       includeParameter: includeParameter(shape),
       security,
       readable: plan.some((route) => route.method === 'read'),
+      requireIfMatch: {
+        update: config.update.require_if_match,
+        delete: config.delete.require_if_match,
+        softDelete: config.delete.require_if_match,
+        restore: config.restore.require_if_match,
+      },
     };
     for (const def of plan) {
       const path = `/${def.path.replace(/\{(\w+):uuid\}/g, '{$1}')}`;

@@ -23,6 +23,8 @@ export interface OperationContext {
   readonly security?: readonly Readonly<Record<string, readonly string[]>>[] | undefined;
   /** True when the resource has a read route: create's reply then carries `Location`. */
   readonly readable?: boolean | undefined;
+  /** The writes whose `require_if_match` is on (`If-Match` required, 428 without it), by action; none when absent. */
+  readonly requireIfMatch?: Readonly<Partial<Record<string, boolean>>> | undefined;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -67,6 +69,36 @@ const DESCRIPTIONS: Readonly<Record<string, (record: string) => string>> = {
 const LOCATION = {
   Location: { description: "The created record's read URL", schema: { type: 'string', format: 'uri-reference' } },
 };
+
+const ETAG = {
+  ETag: {
+    description:
+      "The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and " +
+      'If-None-Match; a weak one of the whole page on a search',
+    schema: { type: 'string' },
+  },
+};
+
+/** The 304 of read and search: the client's copy, named by `If-None-Match`, is current. */
+const NOT_MODIFIED = { description: 'Not Modified: the If-None-Match names the current ETag (no body)', headers: ETAG };
+
+const ifNoneMatch = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'ETags the client holds (or *): when one is the current ETag, the answer is 304 without a body',
+  schema: { type: 'string' },
+};
+
+const ifMatch = (required: boolean) => ({
+  name: 'If-Match',
+  in: 'header',
+  required,
+  description:
+    'The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 ' +
+    "without it) when the action's require_if_match is on",
+  schema: { type: 'string' },
+});
 
 /**
  * The 503 of every operation: the database is unavailable or the request passed its deadline; retry after
@@ -126,6 +158,16 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
     ),
   };
   const record = success(ref(context.record));
+  // A write that checks If-Match (412), and requires it (428) when configured.
+  const required = context.requireIfMatch?.[def.method] === true;
+  const conditional = {
+    [statusOf('preconditionFailed')]: failResponse(
+      "If-Match names none of the record's current ETags (nothing written)",
+    ),
+    ...(required && {
+      [statusOf('preconditionRequired')]: failResponse('The request has no If-Match, which this write requires'),
+    }),
+  };
   const what = DESCRIPTIONS[def.method]?.(context.record) ?? `The ${def.method} action.`;
   const description = `${what}${def.ability === null ? '' : ` Needs the ability ${def.ability}.`}`;
   // A route no ability guards says so (`security: []`) where the others list schemes: open on purpose, not forgotten.
@@ -153,15 +195,17 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
       return {
         ...common,
         summary: `Search ${context.record} records`,
-        parameters: [...filters, ...PAGE_PARAMETERS, ...include],
+        parameters: [...filters, ...PAGE_PARAMETERS, ...include, ifNoneMatch],
         responses: responses({
           [status('search')]: {
             description: 'A page of records',
+            headers: ETAG,
             content: success(
               { type: 'array', items: ref(context.record) },
               { type: 'object', properties: { pagination: ref('Pagination') } },
             ),
           },
+          '304': NOT_MODIFIED,
           ...invalid,
         }),
       };
@@ -189,7 +233,7 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
         responses: responses({
           [status('create')]: {
             description: 'The created record',
-            ...(context.readable === true && { headers: LOCATION }),
+            headers: { ...ETAG, ...(context.readable === true && LOCATION) },
             content: record,
           },
           ...writeErrors,
@@ -212,29 +256,40 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
       return {
         ...common,
         summary: `Read a ${context.record}`,
-        parameters: [id, ...include],
-        responses: responses({ [status('read')]: { description: 'The record', content: record }, ...notFound }),
+        parameters: [id, ...include, ifNoneMatch, ifMatch(false)],
+        responses: responses({
+          [status('read')]: { description: 'The record', headers: ETAG, content: record },
+          '304': NOT_MODIFIED,
+          ...notFound,
+          [statusOf('preconditionFailed')]: failResponse("If-Match names none of the record's current ETags"),
+        }),
       };
     case 'update':
       return {
         ...common,
         summary: `Update a ${context.record} (partial)`,
-        parameters: [id],
+        parameters: [id, ifMatch(required)],
         requestBody: body(`${context.input}Patch`),
         responses: responses({
-          [status('update')]: { description: 'The updated record', content: record },
+          [status('update')]: { description: 'The updated record', headers: ETAG, content: record },
           ...writeErrors,
+          [statusOf('staleVersion')]: failResponse(
+            "A unique or foreign-key constraint refused the write, or the body's version is not the stored one " +
+              '(staleVersion, on a model with optimistic locking)',
+          ),
           ...notFound,
+          ...conditional,
         }),
       };
     case 'delete':
       return {
         ...common,
         summary: `Delete a ${context.record}`,
-        parameters: [id],
+        parameters: [id, ifMatch(required)],
         responses: responses({
           [status('delete')]: { description: 'Deleted', content: success({ type: 'null' }) },
           ...notFound,
+          ...conditional,
           [statusOf('foreignKey')]: failResponse('Related records refuse the delete'),
         }),
       };
@@ -244,11 +299,12 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
       return {
         ...common,
         summary: `${def.method === 'softDelete' ? 'Soft-delete' : 'Restore'} a ${context.record}`,
-        parameters: [id],
+        parameters: [id, ifMatch(required)],
         responses: responses({
-          [status(action)]: { description: 'The record', content: record },
+          [status(action)]: { description: 'The record', headers: ETAG, content: record },
           ...invalid,
           ...notFound,
+          ...conditional,
         }),
       };
     }

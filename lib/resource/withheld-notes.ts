@@ -32,6 +32,18 @@ export function noteWithheld(ctx: Context, withheld: WithheldValue): void {
 }
 
 /**
+ * Forgets the values noted after the first `count`: those of a serialization that made no reply (a write's
+ * precondition, which serializes the record as a read would).
+ * @example const count = withheldValues(ctx)?.length ?? 0; …; forgetWithheldSince(ctx, count);
+ */
+export function forgetWithheldSince(ctx: Context, count: number): void {
+  const list = notes.get(ctx);
+  if (list === undefined) return;
+  if (count === 0) notes.delete(ctx);
+  else list.length = Math.min(list.length, count);
+}
+
+/**
  * The values withheld from this request's reply so far, or undefined when none were.
  * @example withheldValues(ctx) // [{ id: 7, field: 'meta', message: … }]
  */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { dearProducts, tour } from '../../docs/examples/client/client.js';
+import { conditionalEdits, dearProducts, tour } from '../../docs/examples/client/client.js';
 import { TYPES_FILE, demoApiTypes } from '../../docs/examples/client/generate.js';
 import { serveDemoInSuite } from '../support/demo.js';
 
@@ -24,5 +24,13 @@ describe('a typed client generated from the OpenAPI document', () => {
       { sku: 'BK-001', price: 39.9, category: 'Books' },
       { sku: 'TY-001', price: 35, category: 'Toys' },
     ]);
+  });
+
+  it('sends the ETag it read in a typed If-Match header: 200, then 412 for the stale one, then 304', async () => {
+    assert.deepEqual(await conditionalEdits(demo().url), {
+      statuses: [200, 412, 304],
+      refusal: 'preconditionFailed',
+      changed: true,
+    });
   });
 });

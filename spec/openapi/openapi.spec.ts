@@ -133,18 +133,20 @@ describe('openApiDocument', () => {
     }
   });
 
-  it("returns create's 201 with a Location header when read is registered, and without one when it is not", () => {
+  it("returns create's 201 with a Location header when read is registered, and without one when it is not (ETag always)", () => {
     type Responses = Record<string, { headers?: Record<string, unknown> }>;
     const created = (doc: typeof document, path: string) =>
       (doc.paths[path]!['post'] as unknown as { responses: Responses }).responses['201']!;
+    const etag = created(document, '/admin/products').headers!['ETag'];
     assert.deepEqual(created(document, '/admin/products').headers, {
+      ETag: etag,
       Location: { description: "The created record's read URL", schema: { type: 'string', format: 'uri-reference' } },
     });
     const writeOnly = openApiDocument({
       info: { title: 't', version: '1' },
       resources: [openApiResource('products', ProductController, { except: ['read'] })],
     }) as typeof document;
-    assert.equal(created(writeOnly, '/products').headers, undefined);
+    assert.deepEqual(Object.keys(created(writeOnly, '/products').headers ?? {}), ['ETag']);
   });
 
   it('returns the id as a uuid path parameter', () => {
@@ -165,7 +167,7 @@ describe('openApiDocument', () => {
     assert.ok(names('/renamed').includes('filter[q]'));
     assert.deepEqual(
       names('/plain').filter((name) => !/^filter\[\w+\]\[\w+\]$/.test(name)),
-      ['sort', 'page', 'perPage', 'skipPagination'],
+      ['sort', 'page', 'perPage', 'skipPagination', 'If-None-Match'],
     );
   });
 

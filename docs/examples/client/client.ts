@@ -28,3 +28,32 @@ export async function dearProducts(baseUrl: string) {
   return data.data.map((product) => ({ sku: product.sku, price: product.price, category: product.category?.name }));
 }
 // #endregion filtered
+
+// #region conditional
+/**
+ * Two edits of one product from the same read: the first sends the read's ETag in If-Match and is written, the
+ * second sends the same, now stale, ETag and is refused with 412. A read with the new ETag in If-None-Match is a 304.
+ */
+export async function conditionalEdits(baseUrl: string) {
+  const api = demoClient(baseUrl);
+  const page = await api.GET('/products', { params: { query: { sort: ['sku'], perPage: 1 } } });
+  const id = page.data!.data[0]!.id;
+  const read = await api.GET('/products/{id}', { params: { path: { id } } });
+  const etag = read.response.headers.get('ETag')!;
+  const first = await api.PATCH('/products/{id}', {
+    params: { path: { id }, header: { 'If-Match': etag } },
+    body: { price: 12.5 },
+  });
+  const second = await api.PATCH('/products/{id}', {
+    params: { path: { id }, header: { 'If-Match': etag } },
+    body: { price: 99 },
+  });
+  const fresh = first.response.headers.get('ETag')!;
+  const cached = await api.GET('/products/{id}', { params: { path: { id }, header: { 'If-None-Match': fresh } } });
+  return {
+    statuses: [first.response.status, second.response.status, cached.response.status],
+    refusal: second.error && 'data' in second.error ? second.error.data[0]!.error : undefined,
+    changed: etag !== fresh,
+  };
+}
+// #endregion conditional

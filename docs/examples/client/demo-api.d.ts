@@ -316,6 +316,9 @@ export interface components {
              * @example unique
              * @example foreignKey
              * @example recordNotFound
+             * @example preconditionFailed
+             * @example preconditionRequired
+             * @example staleVersion
              * @example routeNotFound
              * @example methodNotAllowed
              * @example forbidden
@@ -655,7 +658,10 @@ export interface operations {
                 /** @description true returns every row */
                 skipPagination?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description ETags the client holds (or *): when one is the current ETag, the answer is 304 without a body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -664,6 +670,8 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -676,6 +684,15 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request names an unknown column, operator or value */
             400: {
@@ -734,6 +751,8 @@ export interface operations {
             /** @description The created record */
             201: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     /** @description The created record's read URL */
                     Location?: string;
                     [name: string]: unknown;
@@ -1157,7 +1176,12 @@ export interface operations {
     "categories.read": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags the client holds (or *): when one is the current ETag, the answer is 304 without a body */
+                "If-None-Match"?: string;
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1168,6 +1192,8 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1178,6 +1204,15 @@ export interface operations {
                         meta: Record<string, never>;
                     };
                 };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The caller lacks shop.access.view (code forbidden) */
             403: {
@@ -1190,6 +1225,15 @@ export interface operations {
             };
             /** @description No record for this id (or it is soft-deleted) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1222,7 +1266,10 @@ export interface operations {
     "categories.updatePut": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1238,6 +1285,8 @@ export interface operations {
             /** @description The updated record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1276,8 +1325,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description A unique or foreign-key constraint refused the write */
+            /** @description A unique or foreign-key constraint refused the write, or the body's version is not the stored one (staleVersion, on a model with optimistic locking) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1328,7 +1386,10 @@ export interface operations {
     "categories.updatePost": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1344,6 +1405,8 @@ export interface operations {
             /** @description The updated record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1382,8 +1445,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description A unique or foreign-key constraint refused the write */
+            /** @description A unique or foreign-key constraint refused the write, or the body's version is not the stored one (staleVersion, on a model with optimistic locking) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1434,7 +1506,10 @@ export interface operations {
     "categories.delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1483,6 +1558,15 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
             /** @description A server fault */
             500: {
                 headers: {
@@ -1508,7 +1592,10 @@ export interface operations {
     "categories.updatePatch": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1524,6 +1611,8 @@ export interface operations {
             /** @description The updated record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1562,8 +1651,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description A unique or foreign-key constraint refused the write */
+            /** @description A unique or foreign-key constraint refused the write, or the body's version is not the stored one (staleVersion, on a model with optimistic locking) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1614,7 +1712,10 @@ export interface operations {
     "categories.softDelete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1625,6 +1726,8 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1663,6 +1766,15 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
             /** @description A server fault */
             500: {
                 headers: {
@@ -1688,7 +1800,10 @@ export interface operations {
     "categories.restorePut": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1699,6 +1814,8 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1730,6 +1847,15 @@ export interface operations {
             };
             /** @description No record for this id (or it is soft-deleted) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1762,7 +1888,10 @@ export interface operations {
     "categories.restorePatch": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1773,6 +1902,8 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1804,6 +1935,15 @@ export interface operations {
             };
             /** @description No record for this id (or it is soft-deleted) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2100,7 +2240,10 @@ export interface operations {
                  */
                 include?: "category"[];
             };
-            header?: never;
+            header?: {
+                /** @description ETags the client holds (or *): when one is the current ETag, the answer is 304 without a body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2109,6 +2252,8 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2121,6 +2266,15 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request names an unknown column, operator or value */
             400: {
@@ -2179,6 +2333,8 @@ export interface operations {
             /** @description The created record */
             201: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     /** @description The created record's read URL */
                     Location?: string;
                     [name: string]: unknown;
@@ -2638,7 +2794,12 @@ export interface operations {
                  */
                 include?: "category"[];
             };
-            header?: never;
+            header?: {
+                /** @description ETags the client holds (or *): when one is the current ETag, the answer is 304 without a body */
+                "If-None-Match"?: string;
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2649,6 +2810,8 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2659,6 +2822,15 @@ export interface operations {
                         meta: Record<string, never>;
                     };
                 };
+            };
+            /** @description Not Modified: the If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The caller lacks shop.access.view (code forbidden) */
             403: {
@@ -2671,6 +2843,15 @@ export interface operations {
             };
             /** @description No record for this id (or it is soft-deleted) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2703,7 +2884,10 @@ export interface operations {
     "products.updatePut": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2719,6 +2903,8 @@ export interface operations {
             /** @description The updated record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2757,8 +2943,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description A unique or foreign-key constraint refused the write */
+            /** @description A unique or foreign-key constraint refused the write, or the body's version is not the stored one (staleVersion, on a model with optimistic locking) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2809,7 +3004,10 @@ export interface operations {
     "products.updatePost": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2825,6 +3023,8 @@ export interface operations {
             /** @description The updated record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2863,8 +3063,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description A unique or foreign-key constraint refused the write */
+            /** @description A unique or foreign-key constraint refused the write, or the body's version is not the stored one (staleVersion, on a model with optimistic locking) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2915,7 +3124,10 @@ export interface operations {
     "products.delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2964,6 +3176,15 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
             /** @description A server fault */
             500: {
                 headers: {
@@ -2989,7 +3210,10 @@ export interface operations {
     "products.updatePatch": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3005,6 +3229,8 @@ export interface operations {
             /** @description The updated record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3043,8 +3269,17 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
-            /** @description A unique or foreign-key constraint refused the write */
+            /** @description A unique or foreign-key constraint refused the write, or the body's version is not the stored one (staleVersion, on a model with optimistic locking) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3095,7 +3330,10 @@ export interface operations {
     "products.softDelete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3106,6 +3344,8 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3144,6 +3384,15 @@ export interface operations {
                     "application/json": components["schemas"]["JSendFail"];
                 };
             };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
             /** @description A server fault */
             500: {
                 headers: {
@@ -3169,7 +3418,10 @@ export interface operations {
     "products.restorePut": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3180,6 +3432,8 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3211,6 +3465,15 @@ export interface operations {
             };
             /** @description No record for this id (or it is soft-deleted) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3243,7 +3506,10 @@ export interface operations {
     "products.restorePatch": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the record as the client read it (or *): any other is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3254,6 +3520,8 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3285,6 +3553,15 @@ export interface operations {
             };
             /** @description No record for this id (or it is soft-deleted) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description If-Match names none of the record's current ETags (nothing written) */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

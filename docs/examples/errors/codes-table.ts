@@ -16,6 +16,7 @@ const SECTIONS = {
   validation: 'validation.md#what-a-failure-looks-like',
   routes: '#responses-when-no-route-matches',
   outages: '#database-outages-and-timeouts',
+  concurrency: 'concurrency.md#conditional-writes',
 } as const;
 
 /** Where on the page each code is shown in a reply; none for the codes no example can provoke. */
@@ -37,6 +38,9 @@ const SHOWN_IN: Readonly<Record<ErrorCode, readonly (keyof typeof SECTIONS)[]>> 
   unique: ['records'],
   foreignKey: ['records'],
   recordNotFound: ['records'],
+  preconditionFailed: ['concurrency'],
+  preconditionRequired: ['concurrency'],
+  staleVersion: ['concurrency'],
   routeNotFound: ['routes'],
   methodNotAllowed: ['routes'],
   forbidden: ['permissions'],

@@ -1,0 +1,267 @@
+/**
+ * Benchmark: what ETags cost and what a 304 saves. Two servers over the same SQLite rows, each a fresh child process:
+ * one runs this checkout's lib/ (ETags on every read and search page), the other a copy of lib/ from before ETags
+ * (the parent of the commit that added lib/core/etag.ts, or `BENCH_BEFORE_LIB=<dir>/lib/index.ts`). Rounds interleave
+ * them; each server reports its own CPU time, and the figures are medians over rounds. Timed: a read and a search page
+ * (200) on both, and on the ETag server the same requests with the ETag in If-None-Match (304). The replies' bodies are
+ * checked equal first. It also times the hashes an ETag could use on the read's JSON, in this process.
+ *   npm run bench -- etags [rounds=5] [requests=3000]
+ * `BENCH_PORT=<n>`: the servers listen on n and n+1 (a free port each by default).
+ */
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { DataTypes, Sequelize } from 'sequelize';
+
+const self = fileURLToPath(import.meta.url);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ID = '6f1c2d8e-4b3a-4c5d-9e8f-0a1b2c3d4e5f';
+const READ = `/api/products/${ID}`;
+const SEARCH = '/api/products?sort=name&perPage=20';
+
+type Reply = { status: number; body: string; etag: string | undefined };
+
+/** Child: the demo-like products resource over 100 rows, served by the lib at `libPath`. */
+async function server(libPath: string, port: number): Promise<void> {
+  const { crud, resource } = (await import(pathToFileURL(libPath).href)) as typeof import('../../lib/index.js');
+  const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
+  const Product = sequelize.define(
+    'Product',
+    {
+      id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      sku: DataTypes.STRING(20),
+      name: DataTypes.STRING(80),
+      description: DataTypes.TEXT,
+      price: DataTypes.DECIMAL(10, 2),
+      stock: DataTypes.INTEGER,
+      active: DataTypes.BOOLEAN,
+      cost: DataTypes.DECIMAL(10, 2),
+    },
+    { tableName: 'products', timestamps: false },
+  );
+  await Product.sync();
+  await Product.bulkCreate(
+    Array.from({ length: 100 }, (_, n) => ({
+      id: n === 0 ? ID : `${ID.slice(0, -3)}${String(n).padStart(3, '0')}`,
+      sku: `SKU-${n}`,
+      name: `Product ${String(n).padStart(3, '0')}`,
+      description: `A product described in a sentence or two, number ${n}, for the page to carry some text.`,
+      price: 10 + n / 4,
+      stock: n * 3,
+      active: n % 5 !== 0,
+      cost: 5 + n / 8,
+    })),
+  );
+  const router = new Router({ prefix: '/api' });
+  crud(router, 'products', resource(Product, { policy: { fillable: 'all', hidden: ['cost'] } }));
+  const app = new Koa();
+  app.use(async (ctx, next) => {
+    if (ctx.path !== '/__cpu') return next();
+    const { user, system } = process.cpuUsage();
+    ctx.body = { micros: user + system };
+  });
+  app.use(router.routes());
+  process.on('disconnect', () => process.exit(0));
+  const listening = app.listen(port, '127.0.0.1', () =>
+    process.send!({ port: (listening.address() as { port: number }).port }),
+  );
+}
+
+function send(agent: Agent, port: number, path: string, headers: Record<string, string> = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method: 'GET', path, agent, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, etag: res.headers.etag }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Sends `total` requests with 4 in flight; returns the wall time in ms. Every reply must have `status`. */
+async function load(
+  agent: Agent,
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  total: number,
+  expected: number,
+) {
+  let sent = 0;
+  const started = performance.now();
+  const worker = async (expected: number) => {
+    while (sent < total) {
+      sent += 1;
+      const reply = await send(agent, port, path, headers);
+      if (expected !== 0 && reply.status !== expected)
+        throw new Error(`${path}: ${reply.status}, expected ${expected}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, () => worker(expected)));
+  return performance.now() - started;
+}
+
+interface Server {
+  readonly child: ChildProcess;
+  readonly port: number;
+}
+
+async function start(libPath: string, listenOn: number): Promise<Server> {
+  const child = fork(self, ['server', libPath, String(listenOn)], { execArgv: ['--import', 'tsx'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (message) => resolve((message as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`server ${libPath} exited with ${code}`)));
+  });
+  return { child, port };
+}
+
+/** lib/ as it was before ETags: a copy under .tmp/, from git, unless BENCH_BEFORE_LIB names one. */
+function beforeLib(): string {
+  const given = process.env['BENCH_BEFORE_LIB'];
+  if (given !== undefined) return given;
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  const added = git('log', '--diff-filter=A', '--format=%H', '--', 'lib/core/etag.ts').split('\n').pop()!;
+  const commit = git('rev-parse', `${added}^`);
+  const folder = `${ROOT}.tmp/bench-before-etags-${commit.slice(0, 10)}/`;
+  if (!existsSync(`${folder}lib/index.ts`)) {
+    mkdirSync(folder, { recursive: true });
+    execFileSync('sh', ['-c', `git archive ${commit} lib | tar -x -C '${folder}'`], { cwd: ROOT });
+  }
+  return `${folder}lib/index.ts`;
+}
+
+const headersOf = (c: { path: string; conditional: boolean }, tags: Record<string, string>): Record<string, string> =>
+  c.conditional ? { 'if-none-match': tags[c.path]! } : {};
+
+/** The status a case must answer: 0 (any) for If-None-Match on the server without ETags, which may be any lib/. */
+const expectOf = (c: { server: string; conditional: boolean }) =>
+  c.conditional ? (c.server === 'etags' ? 304 : 0) : 200;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** ns per call of `work`, best of 5 runs of `count`. */
+function timeOf(work: () => unknown, count = 5_000): number {
+  let best = Infinity;
+  for (let run = 0; run < 5; run += 1) {
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < count; i += 1) work();
+    best = Math.min(best, Number(process.hrtime.bigint() - started) / count);
+  }
+  return best;
+}
+
+/** ns per hash of `text`, best of 5 runs of `count`. */
+function hashCost(algorithm: string, text: string, count = 20_000): number {
+  let best = Infinity;
+  for (let run = 0; run < 5; run += 1) {
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < count; i += 1) createHash(algorithm).update(text).digest('base64url');
+    best = Math.min(best, Number(process.hrtime.bigint() - started) / count);
+  }
+  return best;
+}
+
+async function main(rounds: number, requests: number): Promise<void> {
+  const libs = { before: beforeLib(), etags: `${ROOT}lib/index.ts` };
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  // Both servers serve the same requests, so neither is warmer; the server without ETags ignores If-None-Match.
+  const cases = [
+    { name: 'read 200', server: 'before', path: READ, conditional: false },
+    { name: 'read 200', server: 'etags', path: READ, conditional: false },
+    { name: 'read, If-None-Match ignored', server: 'before', path: READ, conditional: true },
+    { name: 'read 304', server: 'etags', path: READ, conditional: true },
+    { name: 'search page 200', server: 'before', path: SEARCH, conditional: false },
+    { name: 'search page 200', server: 'etags', path: SEARCH, conditional: false },
+    { name: 'search, If-None-Match ignored', server: 'before', path: SEARCH, conditional: true },
+    { name: 'search page 304', server: 'etags', path: SEARCH, conditional: true },
+  ] as const;
+  const cpu = cases.map(() => [] as number[]);
+  let readJson = '';
+  let searchBody: unknown;
+  for (let round = 0; round < rounds; round += 1) {
+    const base = Number(process.env['BENCH_PORT'] ?? 0);
+    const before = await start(libs.before, base === 0 ? 0 : base);
+    const etags = await start(libs.etags, base === 0 ? 0 : base + 1);
+    const servers = { before, etags };
+    try {
+      const tags: Record<string, string> = {};
+      for (const path of [READ, SEARCH]) {
+        const [a, b] = await Promise.all([send(agent, before.port, path), send(agent, etags.port, path)]);
+        if (a.status !== 200 || a.body !== b.body) throw new Error(`${path}: the servers disagree`);
+        if (b.etag === undefined) throw new Error(`${path}: no ETag`);
+        tags[path] = b.etag;
+        if (path === READ) readJson = JSON.stringify(JSON.parse(b.body).data);
+        else searchBody = JSON.parse(b.body);
+      }
+      // Each case in small slices, the servers alternating, so drifting machine load falls on all of them alike.
+      const slices = 6;
+      for (const c of cases)
+        await load(agent, servers[c.server].port, c.path, headersOf(c, tags), Math.ceil(requests / 3), expectOf(c));
+      const spent = cases.map(() => 0);
+      for (let slice = 0; slice < slices; slice += 1) {
+        const order = slice % 2 === 0 ? [...cases.keys()] : [...cases.keys()].reverse();
+        for (const index of order) {
+          const c = cases[index]!;
+          const { port } = servers[c.server];
+          const start0 = JSON.parse((await send(agent, port, '/__cpu')).body).micros as number;
+          await load(agent, port, c.path, headersOf(c, tags), Math.ceil(requests / slices), expectOf(c));
+          const end = JSON.parse((await send(agent, port, '/__cpu')).body).micros as number;
+          spent[index]! += end - start0;
+        }
+      }
+      for (const index of cases.keys()) cpu[index]!.push(spent[index]! / (Math.ceil(requests / slices) * slices));
+    } finally {
+      for (const s of [before, etags]) await new Promise((resolve) => (s.child.once('exit', resolve), s.child.kill()));
+    }
+  }
+  agent.destroy();
+  const load1 = loadavg().map((l) => l.toFixed(2));
+  console.log(`ETags: ${rounds} rounds of ${requests} requests per case, fresh processes, interleaved, SQLite`);
+  console.log(`  ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load ${load1.join(' ')}`);
+  const at = (name: string, server: string) =>
+    median(cpu[cases.findIndex((c) => c.name === name && c.server === server)]!);
+  for (const [index, c] of cases.entries())
+    console.log(
+      `  ${`${c.name} (${c.server === 'etags' ? 'ETags' : 'before'})`.padEnd(30)} ${median(cpu[index]!).toFixed(1).padStart(7)} µs CPU/req`,
+    );
+  const ratio = (a: number, b: number) => `${((a / b - 1) * 100).toFixed(1)} %`;
+  console.log(`  ETag cost on a read:           ${ratio(at('read 200', 'etags'), at('read 200', 'before'))}`);
+  console.log(
+    `  ETag cost on a search page:    ${ratio(at('search page 200', 'etags'), at('search page 200', 'before'))}`,
+  );
+  console.log(`  304 against 200, read:         ${(at('read 304', 'etags') / at('read 200', 'etags')).toFixed(2)}×`);
+  console.log(
+    `  304 against 200, search page:  ${(at('search page 304', 'etags') / at('search page 200', 'etags')).toFixed(2)}×`,
+  );
+  const hashes = ['sha1', 'md5', 'sha256'].map((name) => `${name} ${hashCost(name, readJson).toFixed(0)} ns`);
+  const pageText = JSON.stringify(searchBody);
+  const pageHash = timeOf(() => createHash('sha1').update(pageText).digest('base64url'));
+  const pageJson = timeOf(() => JSON.stringify(searchBody));
+  const added = pageHash / 1000;
+  console.log(
+    `  a search page's weak ETag: sha1 of ${JSON.stringify(searchBody).length} bytes ${added.toFixed(1)} µs ` +
+      `(${((added / at('search page 200', 'etags')) * 100).toFixed(1)} % of the page's CPU); its JSON.stringify ` +
+      `(${(pageJson / 1000).toFixed(1)} µs) is the text the reply sends, made once`,
+  );
+  const readCost = timeOf(() =>
+    createHash('sha1')
+      .update(JSON.stringify(JSON.parse(readJson)))
+      .digest('base64url'),
+  );
+  console.log(
+    `  a read's ETag (JSON.stringify + sha1): ${(readCost / 1000).toFixed(1)} µs ` +
+      `(${((readCost / 1000 / at('read 200', 'etags')) * 100).toFixed(1)} % of the read's CPU)`,
+  );
+  console.log(`  one hash of the read's JSON (${readJson.length} bytes): ${hashes.join(', ')}`);
+}
+
+const [mode = 'run', ...rest] = process.argv.slice(2);
+if (mode === 'server') await server(rest[0]!, Number(rest[1] ?? 0));
+else await main(Number(rest[0] ?? 5), Number(rest[1] ?? 3000));
