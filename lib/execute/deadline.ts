@@ -321,7 +321,7 @@ async function liftLimit(dialect: string, connection: DriverConnection): Promise
  */
 function cancel(query: RunningQuery): void {
   const { dialect, connection } = query;
-  if (dialect === 'mariadb') return void killMariadbQuery(query.sequelize, connection);
+  if (dialect === 'mariadb') return void killMariadbQuery(query);
   if (dialect !== 'postgres' || typeof connection.processID !== 'number') return;
   const canceller = sendPgCancel(connection);
   const grace = setTimeout(() => {
@@ -336,9 +336,11 @@ function cancel(query: RunningQuery): void {
 
 /**
  * `KILL QUERY <thread>` on a new connection with the instance's settings, closed at once; every failure ignored (the
- * statement limit still stops the query).
+ * statement limit still stops the query). Not when the query ended while that connection was opened: its connection
+ * may be back in the pool, running another request's query, which the KILL would stop.
  */
-async function killMariadbQuery(sequelize: Sequelize, connection: DriverConnection): Promise<void> {
+async function killMariadbQuery(query: RunningQuery): Promise<void> {
+  const { sequelize, connection } = query;
   const { threadId } = connection;
   const config = sequelize.config as typeof sequelize.config & { replication?: unknown; dialectOptions?: object };
   if (typeof threadId !== 'number' || (config.replication !== undefined && config.replication !== false)) return;
@@ -355,7 +357,7 @@ async function killMariadbQuery(sequelize: Sequelize, connection: DriverConnecti
       user: config.username,
       password: config.password,
     });
-    await killer.query(`KILL QUERY ${threadId}`);
+    if (!query.settled) await killer.query(`KILL QUERY ${threadId}`);
   } catch {
     // The database is out of reach: nothing more to do from here.
   } finally {

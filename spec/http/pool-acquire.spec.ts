@@ -80,8 +80,8 @@ for (const db of databases.filter((database) => database.dialect !== 'sqlite'))
         it('reads on a reader, and on the writer when a hook sets useMaster', async () => {
           released.length = 0;
           paths.length = 0;
-          // PostgreSQL sends the page and the count in one query string, on one connection.
-          const each = db.dialect === 'postgres' ? 1 : 2;
+          // A search reads its page and count on one connection (one query string on PostgreSQL, one snapshot on MariaDB).
+          const each = 1;
           const plain = await server.get('/items?sort=-name');
           assert.deepEqual(released, Array(each).fill('read'));
           released.length = 0;
@@ -124,8 +124,7 @@ for (const db of databases.filter((database) => database.dialect !== 'sqlite'))
           try {
             paths.length = 0;
             assert.equal((await server.get('/master?sort=name')).status, 200);
-            const each = db.dialect === 'postgres' ? 1 : 2;
-            assert.deepEqual(seen.sort(), [...Array(each).fill('after write'), ...Array(each).fill('before master')]);
+            assert.deepEqual(seen.sort(), ['after write', 'before master']);
             assert.deepEqual(paths, ['driver']);
           } finally {
             sequelize.removeHook('beforePoolAcquire', 'dpa-before');
