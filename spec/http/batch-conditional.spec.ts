@@ -2,7 +2,8 @@
  * Batch writes under preconditions, on every database and in both forms: `If-Match` on update, delete, soft delete and
  * restore many is checked on every matched record (412, nothing written, checked in the database), `*` and a list of
  * current ETags pass, `require_if_match` answers 428 on the batch routes too, and a `version` in a batch PATCH body is
- * compared on every record of a version model (409 `staleVersion`, versions unchanged). Tables `bcond*`.
+ * compared on every record of a version model (409 `staleVersion`, versions unchanged). Rows have ids 101-103, so the id
+ * PostgreSQL's sequence gives a created record (1) never clashes. Tables `bcond*`.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -61,9 +62,9 @@ for (const db of databases)
       beforeEach(async () => {
         for (const model of [Doc, Rev]) {
           await model.destroy({ where: {}, truncate: true, force: true });
-          await model.bulkCreate([1, 2, 3].map((n) => ({ id: n, name: `Doc ${n}` })));
+          await model.bulkCreate([1, 2, 3].map((n) => ({ id: 100 + n, name: `Doc ${n}` })));
         }
-        await Doc.update({ deleted_at: new Date() }, { where: { id: 3 } });
+        await Doc.update({ deleted_at: new Date() }, { where: { id: 103 } });
         errors.length = 0;
       });
 
@@ -84,10 +85,10 @@ for (const db of databases)
           trashed: row.get('deleted_at') !== null,
           ...(model === Rev && { version: row.get('version') }),
         }));
-      const ACTIVE = 'filter[id][in]=1,2';
+      const ACTIVE = 'filter[id][in]=101,102';
 
       it('updates many when If-Match lists the ETag of every matched record, or is *', async () => {
-        const tags = [await etagOf('/docs/1'), await etagOf('/docs/2')];
+        const tags = [await etagOf('/docs/101'), await etagOf('/docs/102')];
         const res = await send('PATCH', `/docs?${ACTIVE}`, { name: 'Both' }, { 'if-match': tags.join(', ') });
         assert.equal(res.status, 200, res.text);
         assert.deepEqual(
@@ -103,8 +104,8 @@ for (const db of databases)
       });
 
       it('refuses an update many with 412 and writes nothing when one matched record changed since its ETag', async () => {
-        const tags = [await etagOf('/docs/1'), await etagOf('/docs/2')];
-        await Doc.update({ name: 'Changed' }, { where: { id: 2 } });
+        const tags = [await etagOf('/docs/101'), await etagOf('/docs/102')];
+        await Doc.update({ name: 'Changed' }, { where: { id: 102 } });
         const before = await stored(Doc);
         const res = await send('PATCH', `/docs?${ACTIVE}`, { name: 'Both' }, { 'if-match': tags.join(', ') });
         assert.equal(res.status, 412, res.text);
@@ -113,13 +114,13 @@ for (const db of databases)
           res.body.data.map((item: { field: string; error: string }) => [item.field, item.error]),
           [['If-Match', 'preconditionFailed']],
         );
-        assert.match(res.body.data[0].message, /^Record 2: /);
+        assert.match(res.body.data[0].message, /^Record 102: /);
         assert.deepEqual(await stored(Doc), before);
         assert.deepEqual(errors, []);
       });
 
       it('checks If-Match on every record of delete, soft delete and restore many: 412 and nothing changes', async () => {
-        const tags = [await etagOf('/docs/1'), await etagOf('/docs/2')];
+        const tags = [await etagOf('/docs/101'), await etagOf('/docs/102')];
         const before = await stored(Doc);
         const stale = { 'if-match': tags[0]! };
         for (const [verb, path] of [
@@ -128,7 +129,7 @@ for (const db of databases)
         ] as const) {
           const res = await send(verb, path, undefined, stale);
           assert.equal(res.status, 412, `${verb} ${path}: ${res.text}`);
-          assert.match(res.body.data[0].message, /^Record 2: /);
+          assert.match(res.body.data[0].message, /^Record 102: /);
           assert.deepEqual(await stored(Doc), before);
         }
         const soft = await send('DELETE', `/docs/soft?${ACTIVE}`, undefined, { 'if-match': tags.join(',') });
@@ -137,21 +138,21 @@ for (const db of databases)
           (await stored(Doc)).map((row) => row.trashed),
           [true, true, true],
         );
-        // A trashed record's ETag is the one its soft delete answered: restore 1 and soft-delete it again to learn it.
+        // A trashed record's ETag is the one its soft delete answered: restore it and soft-delete it again to learn it.
         const trashedTags: string[] = [];
-        for (const id of [1, 2]) {
+        for (const id of [101, 102]) {
           assert.equal((await send('PATCH', `/docs/${id}/restore`)).status, 200);
           trashedTags.push((await send('DELETE', `/docs/${id}/soft`)).headers.get('etag')!);
         }
         const trashed = await stored(Doc);
-        // Restore matches the soft-deleted records 1, 2 and 3; `If-Match` names the ETags of 1 and 2 only.
-        const restore = await send('PATCH', '/docs/restore?filter[id][in]=1,2,3', undefined, {
+        // Restore matches the soft-deleted records 101, 102 and 103; `If-Match` names the ETags of 101 and 102 only.
+        const restore = await send('PATCH', '/docs/restore?filter[id][in]=101,102,103', undefined, {
           'if-match': trashedTags.join(','),
         });
         assert.equal(restore.status, 412, restore.text);
         assert.deepEqual(
           restore.body.data.map((item: { message: string }) => item.message.split(':')[0]),
-          ['Record 3'],
+          ['Record 103'],
         );
         assert.deepEqual(await stored(Doc), trashed);
         const restored = await send('PATCH', `/docs/restore?${ACTIVE}`, undefined, {
@@ -166,7 +167,7 @@ for (const db of databases)
         assert.equal(removed.status, 200, removed.text);
         assert.deepEqual(
           (await stored(Doc)).map((row) => row.id),
-          [3],
+          [103],
         );
       });
 
@@ -176,7 +177,7 @@ for (const db of databases)
           ['PATCH', `/strict?${ACTIVE}`, { name: 'x' }],
           ['DELETE', `/strict?${ACTIVE}`, undefined],
           ['DELETE', `/strict/soft?${ACTIVE}`, undefined],
-          ['PATCH', '/strict/restore?filter[id]=3', undefined],
+          ['PATCH', '/strict/restore?filter[id]=103', undefined],
         ] as const) {
           const res = await send(verb, path, body);
           assert.equal(res.status, 428, `${verb} ${path}: ${res.text}`);
@@ -189,7 +190,7 @@ for (const db of databases)
       });
 
       it('compares a version in a batch PATCH body with every matched record of a version model (409)', async () => {
-        await Rev.findByPk(2).then((row) => row!.update({ name: 'Moved on' }));
+        await Rev.findByPk(102).then((row) => row!.update({ name: 'Moved on' }));
         const before = await stored(Rev);
         assert.deepEqual(
           before.map((row) => row.version),
@@ -201,10 +202,10 @@ for (const db of databases)
           stale.body.data.map((item: { field: string; error: string }) => [item.field, item.error]),
           [['version', 'staleVersion']],
         );
-        assert.match(stale.body.data[0].message, /^Record 2: /);
+        assert.match(stale.body.data[0].message, /^Record 102: /);
         assert.deepEqual(await stored(Rev), before);
         // The version is compared, never written: each record's own version is incremented.
-        const ok = await send('PATCH', '/revs?filter[id][in]=1,3', { name: 'Both', version: 0 });
+        const ok = await send('PATCH', '/revs?filter[id][in]=101,103', { name: 'Both', version: 0 });
         assert.equal(ok.status, 200, ok.text);
         assert.deepEqual(
           ok.body.data.map((row: { version: number }) => row.version),
@@ -217,6 +218,15 @@ for (const db of databases)
             ['Moved on', 1],
             ['Both', 1],
           ],
+        );
+      });
+
+      it('creates many as create does: no precondition, and a version in an item is not fillable', async () => {
+        const res = await send('POST', '/revs', [{ name: 'New', version: 7 }], { 'if-match': '"nope"' });
+        assert.equal(res.status, 201, res.text);
+        assert.deepEqual(
+          res.body.data.map((row: { name: string; version: number }) => [row.name, row.version]),
+          [['New', 0]],
         );
       });
     });
