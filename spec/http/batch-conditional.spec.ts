@@ -48,6 +48,7 @@ for (const db of databases)
       });
       const errors: unknown[] = [];
       let server: TestServer;
+      let hooked = 0;
 
       before(async () => {
         await Doc.sync({ force: true });
@@ -56,6 +57,8 @@ for (const db of databases)
         form.register(router, 'docs', Doc, spec, { config });
         form.register(router, 'strict', Doc, spec, { config: { ...config, ...STRICT } });
         form.register(router, 'revs', Rev, spec, { config });
+        const hooks = { beforeUpdate: () => void hooked++ };
+        form.register(router, 'hooked', Doc, { ...spec, hooks }, { config });
         server = await serve(new Koa().use(router.routes()), errors);
       });
       after(() => server?.close());
@@ -116,6 +119,32 @@ for (const db of databases)
         );
         assert.match(res.body.data[0].message, /^Record 102: /);
         assert.deepEqual(await stored(Doc), before);
+        assert.deepEqual(errors, []);
+      });
+
+      it('refuses a stale If-Match on the per-record path too, before any beforeUpdate hook runs', async () => {
+        const tags = [await etagOf('/hooked/101'), await etagOf('/hooked/102')];
+        await Doc.update({ name: 'Changed' }, { where: { id: 101 } });
+        const before = await stored(Doc);
+        hooked = 0;
+        const res = await send('PATCH', `/hooked?${ACTIVE}`, { name: 'Both' }, { 'if-match': tags.join(', ') });
+        assert.equal(res.status, 412, res.text);
+        assert.match(res.body.data[0].message, /^Record 101: /);
+        assert.equal(hooked, 0);
+        assert.deepEqual(await stored(Doc), before);
+      });
+
+      it('lets exactly one of two batch PATCHes sent with the same ETags through', async () => {
+        const tags = [await etagOf('/docs/101'), await etagOf('/docs/102')].join(', ');
+        const replies = await Promise.all(
+          ['First', 'Second'].map((name) => send('PATCH', `/docs?${ACTIVE}`, { name }, { 'if-match': tags })),
+        );
+        assert.deepEqual(replies.map((reply) => reply.status).sort(), [200, 412], replies.map((r) => r.text).join());
+        const winner = replies.find((reply) => reply.status === 200)!.body.data[0].name as string;
+        assert.deepEqual(
+          (await stored(Doc)).map((row) => row.name),
+          [winner, winner, 'Doc 3'],
+        );
         assert.deepEqual(errors, []);
       });
 
