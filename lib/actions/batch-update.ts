@@ -7,6 +7,15 @@ import type { ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
 import { batchQueryProblem, inBatch, manyReply, matchingRecords, writesOneByOne } from './batch-records.js';
 import { bodyData } from './body-data.js';
+import {
+  batchPrecondition,
+  conditionalHeaders,
+  hasPrecondition,
+  ifMatchRequired,
+  sentVersion,
+  withoutVersion,
+  type RecordExpectation,
+} from './preconditions.js';
 import { checkReferences } from './references.js';
 import { dataStage } from './stages.js';
 
@@ -17,20 +26,33 @@ import { dataStage } from './stages.js';
  * writes, and `afterUpdate` for every record — in one transaction; 200 with the updated records. Records given the
  * same data share one UPDATE statement unless the model has Sequelize instance hooks; without a `beforeUpdate` or
  * `afterUpdate` hook the match reads only keys and every record gets the one staged data, in one statement (which
- * also stamps `updatedAt` on a record it leaves as it was). No filter: `filterRequired`.
+ * also stamps `updatedAt` on a record it leaves as it was). No filter: `filterRequired`. Preconditions per record,
+ * after the locked match and before any write (`batchPrecondition`): `If-Match` (412), the body's `version` (409,
+ * compared, never written); 428 without `If-Match` when `update.require_if_match` is on.
  * @example const reply = await updateManyAction(resourceScope(bound, ctx, readBody));
  */
 export async function updateManyAction(scope: ActionScope): Promise<Reply> {
-  const refused = batchQueryProblem(scope);
+  const refused = batchQueryProblem(scope) ?? ifMatchRequired(scope, 'update');
   if (refused !== undefined) return refused;
-  const body = await bodyData(scope, 'update', { relations: 'refuse' });
+  let expected: RecordExpectation = { headers: conditionalHeaders(scope), versionSent: false };
+  const body = await bodyData(scope, 'update', {
+    relations: 'refuse',
+    onPayload: (payload) => {
+      expected = { ...expected, ...sentVersion(scope.model, payload) };
+    },
+  });
   if (E.isLeft(body)) return body.left;
-  const filled = (await scope.hook('beforeUpdateFill', body.right)) ?? body.right;
+  const fields = withoutVersion(scope.model, body.right);
+  const filled = (await scope.hook('beforeUpdateFill', fields)) ?? fields;
   return inBatch(scope, 'update', async (transaction) => {
     const perRecord = scope.hasHook('beforeUpdate') || scope.hasHook('afterUpdate') || writesOneByOne(scope.model);
-    const found = await matchingRecords(scope, 'update', 'active', 'modifyUpdateQuery', !perRecord);
+    // A precondition is checked on whole records: the match then reads them whole, even on the one-statement path.
+    const keysOnly = !perRecord && !hasPrecondition(expected);
+    const found = await matchingRecords(scope, 'update', 'active', 'modifyUpdateQuery', keysOnly);
     if (E.isLeft(found)) return found.left;
     const records = found.right;
+    const stale = await batchPrecondition(scope, records, expected);
+    if (stale !== undefined) return stale;
     const scopes = await rowScopesOf(scope, 'update');
     if (!perRecord) {
       // No hook sees a record: the data is the same for every one, staged and checked once, written in one statement.

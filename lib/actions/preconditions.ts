@@ -5,6 +5,7 @@
  */
 import type { Model } from 'sequelize';
 import { statusOf } from '../core/error-codes.js';
+import { findFieldNamed } from '../core/find-field.js';
 import {
   formatTag,
   parseTagList,
@@ -143,6 +144,40 @@ export async function recordPrecondition(
     return { field: version, error: 'staleVersion', message, value: expected.version };
   }
   return undefined;
+}
+
+/**
+ * True when a write was told something to check: an `If-Match` or `If-None-Match` header, or a `version` in its body.
+ * @example if (hasPrecondition(expected)) records = await fullRecords();
+ */
+export function hasPrecondition(expected: RecordExpectation): boolean {
+  const { ifMatch, ifNoneMatch } = expected.headers;
+  return ifMatch !== undefined || ifNoneMatch !== undefined || expected.versionSent;
+}
+
+/**
+ * The check of every locked record of a batch against the one expectation the request states (`If-Match` lists the
+ * ETags any of which a record may have; the body's `version` is every record's), before anything is written: the fail
+ * reply listing every refused record, each item's message naming the record by its find field (412 when any record
+ * fails a header, else 409 `staleVersion`); undefined when every record may be written or nothing was expected.
+ * @example const refused = await batchPrecondition(scope, records, expected); if (refused) return refused;
+ */
+export async function batchPrecondition(
+  scope: ActionScope,
+  records: readonly Model[],
+  expected: RecordExpectation,
+): Promise<Reply | undefined> {
+  if (!hasPrecondition(expected)) return undefined;
+  const name = findFieldNamed(scope.model, scope.config.global.find_field)?.attribute;
+  const items: FailItem<ErrorCode>[] = [];
+  for (const record of records) {
+    const item = await recordPrecondition(scope, record, expected);
+    const which = name === undefined ? 'A record' : `Record ${String(record.get(name))}`;
+    if (item !== undefined) items.push({ ...item, message: `${which}: ${item.message}` });
+  }
+  if (items.length === 0) return undefined;
+  const failed = items.some((item) => item.error === 'preconditionFailed');
+  return fail(statusOf(failed ? 'preconditionFailed' : 'staleVersion'), items);
 }
 
 /**

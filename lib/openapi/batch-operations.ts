@@ -10,6 +10,16 @@ const successOf = (data: JsonSchema) =>
   json({ type: 'object', required: ['status', 'data', 'meta'], properties: { status: { const: 'success' }, data } });
 const failResponse = (description: string) => ({ description, content: json(ref('JSendFail')) });
 
+const ifMatch = (required: boolean) => ({
+  name: 'If-Match',
+  in: 'header',
+  required,
+  description:
+    'The ETags of the records as the client read them (a list, or *): a matched record whose current ETag is not in ' +
+    "it is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on",
+  schema: { type: 'string' },
+});
+
 /** What the batch operations add to an operation's context: the cap, `batch.max_records`. */
 export interface BatchContext extends OperationContext {
   readonly maxRecords: number;
@@ -39,7 +49,8 @@ const SUMMARY: Readonly<Record<string, string>> = {
 
 /**
  * The operation of a batch route (`def.batch`): search's filter parameters (at least one filter is required), the
- * body of update for `PATCH <uri>`, and a reply whose `data` is an array.
+ * `If-Match` header checked on every matched record (412; 428 when required), the body of update for `PATCH <uri>`,
+ * and a reply whose `data` is an array.
  * @example batchOperationFor(def, { ...context, maxRecords: 1000 }, 'products.updateMany')
  */
 export function batchOperationFor(def: RouteDef, context: BatchContext, operationId: string): Record<string, unknown> {
@@ -56,6 +67,16 @@ export function batchOperationFor(def: RouteDef, context: BatchContext, operatio
   const guarded = def.ability !== null &&
     context.security !== undefined &&
     context.security.length > 0 && { security: context.security.map((requirement) => ({ ...requirement })) };
+  // Every matched record is checked against If-Match (412), required (428) when configured.
+  const required = context.requireIfMatch?.[def.method] === true;
+  const conditional = {
+    [statusOf('preconditionFailed')]: failResponse(
+      "A matched record's current ETag is not in If-Match: one item per such record, nothing written",
+    ),
+    ...(required && {
+      [statusOf('preconditionRequired')]: failResponse('The request has no If-Match, which this write requires'),
+    }),
+  };
   const what = WHAT[def.method]?.(context.record) ?? `The batch ${def.method} action.`;
   const cap = ` At most ${context.maxRecords} records (batch.max_records); at least one filter.`;
   const common = {
@@ -65,12 +86,13 @@ export function batchOperationFor(def: RouteDef, context: BatchContext, operatio
     description: `${what}${cap}${def.ability === null ? '' : ` Needs the ability ${def.ability}.`}`,
     ...guarded,
     ...(def.ability !== null && { 'x-ability': def.ability }),
-    parameters: context.searchParameters ?? [],
+    parameters: [...(context.searchParameters ?? []), ifMatch(required)],
   };
   const responses = (specific: Record<string, unknown>) => ({
     ...specific,
     ...refused,
     ...forbidden,
+    ...conditional,
     '500': { description: 'A server fault', content: json(ref('JSendError')) },
     [statusOf('databaseUnavailable')]: {
       description: 'The database is unavailable or the request passed global.timeout_ms: retry after Retry-After',
@@ -90,7 +112,10 @@ export function batchOperationFor(def: RouteDef, context: BatchContext, operatio
         },
         responses: responses({
           [status('update')]: { description: 'The updated records', content: successOf(records) },
-          [statusOf('unique')]: failResponse('A unique or foreign-key constraint refused the write'),
+          [statusOf('unique')]: failResponse(
+            'A unique or foreign-key constraint refused the write, or a matched record is not at the version the ' +
+              'body sent (staleVersion; nothing written)',
+          ),
         }),
       };
     case 'delete':

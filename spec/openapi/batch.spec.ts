@@ -65,6 +65,31 @@ describe('openApiDocument with batch routes', () => {
     assert.equal(create.responses['201'].content['application/json'].schema.properties.data.oneOf.length, 2);
   });
 
+  it('documents If-Match and the 412 on every batch route, and the 428 where require_if_match is on', () => {
+    const strict = openApiDocument({
+      info: { title: 'Books', version: '1' },
+      resources: [
+        openApiResource('books', resource(Book, { policy: { fillable: ['title'] }, batch: true }), {
+          config: { ...config, update: { require_if_match: true }, restore: { require_if_match: true } },
+          moduleName: 'lib',
+        }),
+      ],
+    }) as { paths: Record<string, Record<string, any>> };
+    const routes = [
+      ['/books', 'patch', true],
+      ['/books', 'delete', false],
+      ['/books/soft', 'delete', false],
+      ['/books/restore', 'patch', true],
+    ] as const;
+    for (const [path, verb, required] of routes) {
+      const operation = strict.paths[path]![verb];
+      const header = operation.parameters.find((p: { name: string; in: string }) => p.name === 'If-Match');
+      assert.deepEqual([header?.in, header?.required], ['header', required], `${verb} ${path}`);
+      assert.ok(operation.responses['412'], `${verb} ${path}: 412`);
+      assert.equal(Boolean(operation.responses['428']), required, `${verb} ${path}: 428`);
+    }
+  });
+
   it('documents no batch route, and create as before, without batch', () => {
     const plain = documentOf(false).paths;
     assert.equal(plain['/books']!['patch'], undefined);
