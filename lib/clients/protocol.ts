@@ -126,6 +126,18 @@ export interface ClientOptions {
    * (`VALIDATION_STATUSES`). A 403 or 404 stays a message.
    */
   validationStatuses?: readonly number[];
+  /**
+   * Which resources have batch routes (`batch: true` on the server, see the batch-writes guide): `true` for every
+   * resource, or a list of resource names. Their many-record methods send one atomic request per `batchSize` ids
+   * (`PATCH <uri>?filter[<idField>][in]=…`, `DELETE <uri>?filter[<idField>][in]=…`, an array `POST <uri>`)
+   * instead of one request per id. Default: none.
+   */
+  batch?: boolean | readonly string[];
+  /**
+   * The most ids (or records) one batch request carries; more are sent as several batch requests, one after the
+   * other, each atomic on its own. Default 100 (`BATCH_SIZE`); keep it at most the server's `batch.max_records`.
+   */
+  batchSize?: number;
 }
 
 /**
@@ -388,6 +400,37 @@ export function totalOf(meta: Readonly<Record<string, unknown>>): number | undef
 export function hasMoreOf(meta: Readonly<Record<string, unknown>>): boolean | undefined {
   const pagination = meta['pagination'];
   return isObject(pagination) && typeof pagination['hasMore'] === 'boolean' ? pagination['hasMore'] : undefined;
+}
+
+/**
+ * How many ids or records one batch request carries unless `batchSize` says otherwise: small enough that a filter of
+ * UUIDs keeps the URL within Node's 16 KiB header limit, and below the server's default `batch.max_records` (1,000).
+ * @example BATCH_SIZE // 100
+ */
+export const BATCH_SIZE = 100;
+
+/**
+ * Whether `resource` has batch routes by the client's `batch` option.
+ * @example batchesFor({ batch: ['tasks'] }, 'tasks') // true
+ */
+export function batchesFor(options: Pick<ClientOptions, 'batch'>, resource: string): boolean {
+  const { batch } = options;
+  return batch === true || (Array.isArray(batch) && batch.includes(resource.replace(/^\/+|\/+$/g, '')));
+}
+
+/**
+ * Sends `send` for each group of at most `size` items, one after the other (a failed group stops the rest), and
+ * returns what each sent, in order; no request for no items.
+ * @example await inGroups([1, 2, 3], 2, async (group) => group) // [[1, 2], [3]]
+ */
+export async function inGroups<T, R>(
+  items: readonly T[],
+  size: number,
+  send: (group: T[]) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = [];
+  for (const group of chunks(items, Math.max(1, Math.floor(size)))) out.push(await send(group));
+  return out;
 }
 
 /**

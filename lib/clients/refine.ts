@@ -5,10 +5,13 @@
  */
 import { OPERATORS } from '../core/operators.js';
 import {
+  BATCH_SIZE,
+  batchesFor,
   chunks,
   fieldErrors,
   hasMoreOf,
   idPath,
+  inGroups,
   ProtocolError,
   request,
   resolveHeaders,
@@ -127,7 +130,11 @@ export const REFINE_OPERATORS = Object.freeze({
 /** A Refine operator this provider supports. */
 export type RefineOperator = keyof typeof REFINE_OPERATORS;
 
-/** Options of the Refine provider: those of every client, plus the filter field that is the term search. */
+/**
+ * Options of the Refine provider: those of every client (`batch` names the resources whose createMany, updateMany
+ * and deleteMany send one request), plus the filter field that is the term search.
+ * @example dataProvider('/api', { batch: ['products'] })
+ */
 export interface RefineOptions extends ClientOptions {
   /** A filter on this field is the term search (`filter[term]`), with `eq` or `contains`; default `q`. */
   searchField?: string;
@@ -165,6 +172,10 @@ export interface KoaFastCrudRefineProvider {
     readonly variables: V;
     readonly meta?: RefineMeta;
   }): Promise<{ data: T }>;
+  /**
+   * An array `POST <resource>` for a resource named by the `batch` option (one atomic request per `batchSize`
+   * records), else one `POST` per record in parallel; resolves the created records in order.
+   */
   createMany<T extends BaseRecord = AnyRecord, V = {}>(params: {
     readonly resource: string;
     readonly variables: readonly V[];
@@ -176,6 +187,10 @@ export interface KoaFastCrudRefineProvider {
     readonly variables: V;
     readonly meta?: RefineMeta;
   }): Promise<{ data: T }>;
+  /**
+   * `PATCH <resource>?filter[<idField>][in]=…` for a resource named by the `batch` option (one atomic request per
+   * `batchSize` ids), else `PATCH <resource>/<id>` per id in parallel; resolves the updated records.
+   */
   updateMany<T extends BaseRecord = AnyRecord, V = {}>(params: {
     readonly resource: string;
     readonly ids: readonly (string | number)[];
@@ -189,6 +204,10 @@ export interface KoaFastCrudRefineProvider {
     readonly variables?: V;
     readonly meta?: RefineMeta;
   }): Promise<{ data: T }>;
+  /**
+   * `DELETE <resource>?filter[<idField>][in]=…` for a resource named by the `batch` option (one atomic request per
+   * `batchSize` ids), else `DELETE <resource>/<id>` per id in parallel; resolves `{ <idField>: id }` per id.
+   */
   deleteMany<T extends BaseRecord = AnyRecord, V = {}>(params: {
     readonly resource: string;
     readonly ids: readonly (string | number)[];
@@ -256,6 +275,9 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
     }
   };
   const url = (resource: string, path = '', query = '') => resourceUrl(apiUrl, resource, path, query);
+  const batchSize = options.batchSize ?? BATCH_SIZE;
+  const inFilter = (group: readonly (string | number)[]) =>
+    searchParams({ conditions: [{ field: idField, op: 'in', value: group }] });
   const signalOf = (meta: RefineMeta | undefined) =>
     (meta?.['queryContext'] as { signal?: unknown } | undefined)?.signal;
   const each = async (ids: readonly (string | number)[], one: (id: string | number) => Promise<{ data: unknown }>) => ({
@@ -309,6 +331,14 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
       return { data: (await send('POST', url(resource), variables)).data as AnyRecord };
     },
     async createMany({ resource, variables }) {
+      if (batchesFor(options, resource)) {
+        const groups = await inGroups(
+          variables,
+          batchSize,
+          async (group) => (await send('POST', url(resource), group)).data,
+        );
+        return { data: groups.flat() as AnyRecord[] };
+      }
       return {
         data: (await Promise.all(
           variables.map(async (body) => (await send('POST', url(resource), body)).data),
@@ -318,14 +348,23 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
     async update({ resource, id, variables }) {
       return { data: (await send('PATCH', url(resource, idPath(id)), variables)).data as AnyRecord };
     },
-    updateMany: ({ resource, ids, variables }) =>
-      each(ids, (id) => send('PATCH', url(resource, idPath(id)), variables)),
+    async updateMany({ resource, ids, variables }) {
+      if (!batchesFor(options, resource)) return each(ids, (id) => send('PATCH', url(resource, idPath(id)), variables));
+      const groups = await inGroups(
+        ids,
+        batchSize,
+        async (group) => (await send('PATCH', url(resource, '', inFilter(group)), variables)).data,
+      );
+      return { data: groups.flat() as AnyRecord[] };
+    },
     async deleteOne({ resource, id }) {
       await send('DELETE', url(resource, idPath(id)));
       return { data: { [idField]: id } as AnyRecord };
     },
     async deleteMany({ resource, ids }) {
-      await Promise.all(ids.map((id) => send('DELETE', url(resource, idPath(id)))));
+      if (batchesFor(options, resource))
+        await inGroups(ids, batchSize, (group) => send('DELETE', url(resource, '', inFilter(group))));
+      else await Promise.all(ids.map((id) => send('DELETE', url(resource, idPath(id)))));
       return { data: ids.map((id) => ({ [idField]: id })) as AnyRecord[] };
     },
     getApiUrl: () => apiUrl,

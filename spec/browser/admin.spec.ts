@@ -1,9 +1,9 @@
 /**
  * The demo's react-admin app at /admin (docs/examples/admin/, bundled by esbuild when the demo first
  * serves it), in Debian's Chromium: the product list's sort, filters and pages, the edit form with the
- * server's field errors and the category input filled from the options route, each checked against
- * what the API answers for the same request. The tests share one seeded demo and run in order; the
- * last one saves an edit.
+ * server's field errors and the category input filled from the options route, and the bulk delete of selected
+ * rows in one batch request, each checked against what the API answers for the same request. The tests share one
+ * seeded demo and run in order; the last two save an edit and delete two rows.
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
@@ -301,6 +301,29 @@ describe('the react-admin app at /admin, in a browser', { skip: browserSkipReaso
     assert.deepEqual(await row.locator('td.column-category\\.name').textContent(), 'Garden');
     assert.deepEqual(await row.locator('td.column-price').textContent(), '49.50');
     await browser.shot(page, 'admin-saved');
+    assert.deepEqual(problemsOf(problems), []);
+  });
+
+  it('deletes the selected rows with one batch request (BulkDeleteButton), which the API then no longer finds', async () => {
+    const spade = await productBySku('GD-001');
+    const can = await productBySku('GD-002');
+    const { page, problems } = await openAdmin(`#/products?filter=${encodeURIComponent(JSON.stringify({ q: 'GD' }))}`);
+    await showsSkus(page, ['GD-001', 'GD-002']);
+    for (const sku of ['GD-001', 'GD-002']) await rows(page).filter({ hasText: sku }).getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const [deleted] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'DELETE'),
+      page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click(),
+    ]);
+    assert.equal(deleted.status(), 200);
+    await showsSkus(page, []);
+    // One request for both rows (the provider's `batch` option), not one per id.
+    const deletes = apiCalls.get(page)!.filter((call) => call.startsWith('DELETE '));
+    assert.equal(deletes.length, 1, deletes.join('\n'));
+    const ids = deletes[0]!.replace(/^DELETE \/api\/products\?filter\[id\]\[in\]=/, '').split(',');
+    assert.deepEqual(ids.sort(), [spade.id, can.id].sort(), deletes[0]);
+    assert.deepEqual(await apiSkus('filter[sku][in]=GD-001,GD-002&filter[deletedAt][nn]=1'), []);
+    assert.deepEqual(await apiSkus('filter[sku][in]=GD-001,GD-002'), []);
     assert.deepEqual(problemsOf(problems), []);
   });
 });

@@ -13,7 +13,7 @@ import { KNOWN_PARAMS, OPERATORS, planSearch, resolvePolicy, unknownParams, type
 import { filterConditions, listQuery } from 'koa-fast-crud/react-admin';
 import { REFINE_OPERATORS, refineConditions, refineQuery } from 'koa-fast-crud/refine';
 import type { FilterOperator } from '../../lib/clients/protocol.js';
-import { searchParams } from '../../lib/clients/protocol.js';
+import { BATCH_SIZE, batchesFor, inGroups, searchParams } from '../../lib/clients/protocol.js';
 import { parseBrackets } from '../../lib/core/qs-limits.js';
 
 const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
@@ -271,5 +271,53 @@ describe('FilterOperator', () => {
     const same: Same = true;
     assert.ok(same);
     assert.deepEqual(Object.keys(both).sort(), Object.keys(OPERATORS).sort());
+  });
+});
+
+describe('the batch option', () => {
+  it('batchesFor: true names every resource, a list its names (slashes aside), absent or false none', () => {
+    assert.equal(batchesFor({ batch: true }, 'products'), true);
+    assert.equal(batchesFor({ batch: ['products'] }, '/products/'), true);
+    assert.equal(batchesFor({ batch: ['products'] }, 'categories'), false);
+    assert.equal(batchesFor({ batch: false }, 'products'), false);
+    assert.equal(batchesFor({}, 'products'), false);
+    assert.ok(BATCH_SIZE <= DEFAULT_CONFIG.batch.max_records, 'a default group stays within the default cap');
+  });
+
+  it('inGroups sends every item once, in order, in groups of at most the size, one after the other', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer(), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 12 }),
+        async (items, size) => {
+          let running = 0;
+          const groups = await inGroups(items, size, async (group) => {
+            running += 1;
+            assert.equal(running, 1, 'groups overlap');
+            await Promise.resolve();
+            running -= 1;
+            return group;
+          });
+          assert.deepEqual(groups.flat(), items);
+          assert.ok(groups.every((group) => group.length >= 1 && group.length <= size));
+          assert.equal(groups.length, Math.ceil(items.length / size));
+        },
+      ),
+    );
+  });
+
+  it('inGroups stops at the first group that fails', async () => {
+    const sent: number[][] = [];
+    await assert.rejects(
+      inGroups([1, 2, 3, 4, 5], 2, async (group) => {
+        sent.push(group);
+        if (group.includes(3)) throw new Error('refused');
+      }),
+      /refused/,
+    );
+    assert.deepEqual(sent, [
+      [1, 2],
+      [3, 4],
+    ]);
   });
 });

@@ -12,7 +12,10 @@ export async function tour(baseUrl: string) {
   const options = await api.GET('/categories/options', { params: { query: { label: 'name' } } });
   const categoryId = String(options.data!.data[0]!.value);
   const created = await api.POST('/products', { body: { sku: 'TS-001', name: 'Typed Teapot', price: 25, categoryId } });
-  const id = created.data!.data.id;
+  // products has batch routes, so POST /products also takes an array: one object posted answers one record.
+  const product = created.data!.data;
+  if (Array.isArray(product)) throw new Error('one object posted, one record expected');
+  const id = product.id;
   const read = await api.GET('/products/{id}', { params: { path: { id } } });
   const page = await api.GET('/products', { params: { query: { sort: ['-price'], perPage: 2 } } });
   return { created: created.response.status, name: read.data?.data.name, pageSize: page.data?.data.length };

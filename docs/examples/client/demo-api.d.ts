@@ -159,13 +159,21 @@ export interface paths {
         put?: never;
         /**
          * Create a Product
-         * @description Creates a Product from the fillable fields of a JSON or form body, in one transaction, and answers the record as a read returns it. A field that is not fillable is ignored; one that breaks a rule is a fail naming it. Needs the ability shop.access.create.
+         * @description Creates a Product from the fillable fields of a JSON or form body, in one transaction, and answers the record as a read returns it. A field that is not fillable is ignored; one that breaks a rule is a fail naming it. Needs the ability shop.access.create. An array of objects creates every record in one transaction (at most 1000, batch.max_records); a failing item fails them all, its fields named after its index (1.price).
          */
         post: operations["products.create"];
-        delete?: never;
+        /**
+         * Delete every Product the filter matches
+         * @description Deletes every Product the filter matches, as delete removes one, in one transaction, and answers their find-field values. At most 1000 records (batch.max_records); at least one filter. Needs the ability shop.access.delete.
+         */
+        delete: operations["products.deleteMany"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update every Product the filter matches
+         * @description Writes the fillable fields of the body to every active Product the filter matches, as update writes one, in one transaction, and answers the records as reads return them. At most 1000 records (batch.max_records); at least one filter. Needs the ability shop.access.update.
+         */
+        patch: operations["products.updateMany"];
         trace?: never;
     };
     "/products/options": {
@@ -206,6 +214,46 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/products/soft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Soft-delete every Product the filter matches
+         * @description Marks every active Product the filter matches as deleted, as softDelete marks one, in one transaction, and answers the records. At most 1000 records (batch.max_records); at least one filter. Needs the ability shop.access.delete.
+         */
+        delete: operations["products.softDeleteMany"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/products/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Restore every Product the filter matches
+         * @description Restores every soft-deleted Product the filter matches, as restore restores one, in one transaction, and answers the records. At most 1000 records (batch.max_records); at least one filter. Needs the ability shop.access.restore.
+         */
+        patch: operations["products.restoreMany"];
         trace?: never;
     };
     "/products/{id}": {
@@ -2325,7 +2373,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ProductInput"];
+                "application/json": components["schemas"]["ProductInput"] | components["schemas"]["ProductInput"][];
                 "application/x-www-form-urlencoded": components["schemas"]["ProductInput"];
             };
         };
@@ -2343,8 +2391,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "success";
-                        data: components["schemas"]["Product"];
-                        meta: Record<string, never>;
+                        data: components["schemas"]["Product"] | components["schemas"]["Product"][];
                     };
                 };
             };
@@ -2407,6 +2454,675 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
+        };
+    };
+    "products.deleteMany": {
+        parameters: {
+            query?: {
+                /** @description Rows whose id equals the value. */
+                "filter[id][eq]"?: string;
+                /** @description Rows whose id differs from the value (NULL does not match). */
+                "filter[id][neq]"?: string;
+                /** @description Rows whose id is greater than the value. */
+                "filter[id][gt]"?: string;
+                /** @description Rows whose id is greater than or equal to the value. */
+                "filter[id][gte]"?: string;
+                /** @description Rows whose id is less than the value. */
+                "filter[id][lt]"?: string;
+                /** @description Rows whose id is less than or equal to the value. */
+                "filter[id][lte]"?: string;
+                /** @description Rows whose id is greater than the value, or NULL. */
+                "filter[id][gtn]"?: string;
+                /** @description Rows whose id is less than the value, or NULL. */
+                "filter[id][ltn]"?: string;
+                /** @description Rows whose id is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][in]"?: string[];
+                /** @description Rows whose id is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][nin]"?: string[];
+                /** @description Rows whose id lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][btw]"?: string[];
+                /** @description Rows whose id is not NULL. Send true. */
+                "filter[id][nn]"?: true;
+                /** @description Rows whose id is NULL. Send true. */
+                "filter[id][null]"?: true;
+                /** @description Rows whose sku equals the value. */
+                "filter[sku][eq]"?: string;
+                /** @description Rows whose sku differs from the value (NULL does not match). */
+                "filter[sku][neq]"?: string;
+                /** @description Rows whose sku contains the text, case-insensitively. */
+                "filter[sku][like]"?: string;
+                /** @description Rows whose sku is greater than the value. */
+                "filter[sku][gt]"?: string;
+                /** @description Rows whose sku is greater than or equal to the value. */
+                "filter[sku][gte]"?: string;
+                /** @description Rows whose sku is less than the value. */
+                "filter[sku][lt]"?: string;
+                /** @description Rows whose sku is less than or equal to the value. */
+                "filter[sku][lte]"?: string;
+                /** @description Rows whose sku is greater than the value, or NULL. */
+                "filter[sku][gtn]"?: string;
+                /** @description Rows whose sku is less than the value, or NULL. */
+                "filter[sku][ltn]"?: string;
+                /** @description Rows whose sku is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][in]"?: string[];
+                /** @description Rows whose sku is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][nin]"?: string[];
+                /** @description Rows whose sku lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][btw]"?: string[];
+                /** @description Rows whose sku is not NULL. Send true. */
+                "filter[sku][nn]"?: true;
+                /** @description Rows whose sku is NULL. Send true. */
+                "filter[sku][null]"?: true;
+                /** @description Rows whose name equals the value. */
+                "filter[name][eq]"?: string;
+                /** @description Rows whose name differs from the value (NULL does not match). */
+                "filter[name][neq]"?: string;
+                /** @description Rows whose name contains the text, case-insensitively. */
+                "filter[name][like]"?: string;
+                /** @description Rows whose name is greater than the value. */
+                "filter[name][gt]"?: string;
+                /** @description Rows whose name is greater than or equal to the value. */
+                "filter[name][gte]"?: string;
+                /** @description Rows whose name is less than the value. */
+                "filter[name][lt]"?: string;
+                /** @description Rows whose name is less than or equal to the value. */
+                "filter[name][lte]"?: string;
+                /** @description Rows whose name is greater than the value, or NULL. */
+                "filter[name][gtn]"?: string;
+                /** @description Rows whose name is less than the value, or NULL. */
+                "filter[name][ltn]"?: string;
+                /** @description Rows whose name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][in]"?: string[];
+                /** @description Rows whose name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][nin]"?: string[];
+                /** @description Rows whose name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][btw]"?: string[];
+                /** @description Rows whose name is not NULL. Send true. */
+                "filter[name][nn]"?: true;
+                /** @description Rows whose name is NULL. Send true. */
+                "filter[name][null]"?: true;
+                /** @description Rows whose price equals the value. */
+                "filter[price][eq]"?: number;
+                /** @description Rows whose price differs from the value (NULL does not match). */
+                "filter[price][neq]"?: number;
+                /** @description Rows whose price is greater than the value. */
+                "filter[price][gt]"?: number;
+                /** @description Rows whose price is greater than or equal to the value. */
+                "filter[price][gte]"?: number;
+                /** @description Rows whose price is less than the value. */
+                "filter[price][lt]"?: number;
+                /** @description Rows whose price is less than or equal to the value. */
+                "filter[price][lte]"?: number;
+                /** @description Rows whose price is greater than the value, or NULL. */
+                "filter[price][gtn]"?: number;
+                /** @description Rows whose price is less than the value, or NULL. */
+                "filter[price][ltn]"?: number;
+                /** @description Rows whose price is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][in]"?: number[];
+                /** @description Rows whose price is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][nin]"?: number[];
+                /** @description Rows whose price lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][btw]"?: number[];
+                /** @description Rows whose price is not NULL. Send true. */
+                "filter[price][nn]"?: true;
+                /** @description Rows whose price is NULL. Send true. */
+                "filter[price][null]"?: true;
+                /** @description Rows whose categoryId equals the value. */
+                "filter[categoryId][eq]"?: string;
+                /** @description Rows whose categoryId differs from the value (NULL does not match). */
+                "filter[categoryId][neq]"?: string;
+                /** @description Rows whose categoryId is greater than the value. */
+                "filter[categoryId][gt]"?: string;
+                /** @description Rows whose categoryId is greater than or equal to the value. */
+                "filter[categoryId][gte]"?: string;
+                /** @description Rows whose categoryId is less than the value. */
+                "filter[categoryId][lt]"?: string;
+                /** @description Rows whose categoryId is less than or equal to the value. */
+                "filter[categoryId][lte]"?: string;
+                /** @description Rows whose categoryId is greater than the value, or NULL. */
+                "filter[categoryId][gtn]"?: string;
+                /** @description Rows whose categoryId is less than the value, or NULL. */
+                "filter[categoryId][ltn]"?: string;
+                /** @description Rows whose categoryId is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][in]"?: string[];
+                /** @description Rows whose categoryId is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][nin]"?: string[];
+                /** @description Rows whose categoryId lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][btw]"?: string[];
+                /** @description Rows whose categoryId is not NULL. Send true. */
+                "filter[categoryId][nn]"?: true;
+                /** @description Rows whose categoryId is NULL. Send true. */
+                "filter[categoryId][null]"?: true;
+                /** @description Rows whose deletedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][eq]"?: string;
+                /** @description Rows whose deletedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][neq]"?: string;
+                /** @description Rows whose deletedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gt]"?: string;
+                /** @description Rows whose deletedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gte]"?: string;
+                /** @description Rows whose deletedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lt]"?: string;
+                /** @description Rows whose deletedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lte]"?: string;
+                /** @description Rows whose deletedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gtn]"?: string;
+                /** @description Rows whose deletedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][ltn]"?: string;
+                /** @description Rows whose deletedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][in]"?: string[];
+                /** @description Rows whose deletedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][nin]"?: string[];
+                /** @description Rows whose deletedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][btw]"?: string[];
+                /** @description Rows whose deletedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][nn]"?: true;
+                /** @description Rows whose deletedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][null]"?: true;
+                /** @description Rows whose createdAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][eq]"?: string;
+                /** @description Rows whose createdAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][neq]"?: string;
+                /** @description Rows whose createdAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gt]"?: string;
+                /** @description Rows whose createdAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gte]"?: string;
+                /** @description Rows whose createdAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lt]"?: string;
+                /** @description Rows whose createdAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lte]"?: string;
+                /** @description Rows whose createdAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gtn]"?: string;
+                /** @description Rows whose createdAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][ltn]"?: string;
+                /** @description Rows whose createdAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][in]"?: string[];
+                /** @description Rows whose createdAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][nin]"?: string[];
+                /** @description Rows whose createdAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][btw]"?: string[];
+                /** @description Rows whose createdAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][nn]"?: true;
+                /** @description Rows whose createdAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][null]"?: true;
+                /** @description Rows whose updatedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][eq]"?: string;
+                /** @description Rows whose updatedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][neq]"?: string;
+                /** @description Rows whose updatedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gt]"?: string;
+                /** @description Rows whose updatedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gte]"?: string;
+                /** @description Rows whose updatedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lt]"?: string;
+                /** @description Rows whose updatedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lte]"?: string;
+                /** @description Rows whose updatedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gtn]"?: string;
+                /** @description Rows whose updatedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][ltn]"?: string;
+                /** @description Rows whose updatedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][in]"?: string[];
+                /** @description Rows whose updatedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][nin]"?: string[];
+                /** @description Rows whose updatedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][btw]"?: string[];
+                /** @description Rows whose updatedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][nn]"?: true;
+                /** @description Rows whose updatedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][null]"?: true;
+                /** @description Rows whose category.name equals the value. */
+                "filter[category.name][eq]"?: string;
+                /** @description Rows whose category.name differs from the value (NULL does not match). */
+                "filter[category.name][neq]"?: string;
+                /** @description Rows whose category.name contains the text, case-insensitively. */
+                "filter[category.name][like]"?: string;
+                /** @description Rows whose category.name is greater than the value. */
+                "filter[category.name][gt]"?: string;
+                /** @description Rows whose category.name is greater than or equal to the value. */
+                "filter[category.name][gte]"?: string;
+                /** @description Rows whose category.name is less than the value. */
+                "filter[category.name][lt]"?: string;
+                /** @description Rows whose category.name is less than or equal to the value. */
+                "filter[category.name][lte]"?: string;
+                /** @description Rows whose category.name is greater than the value, or NULL. */
+                "filter[category.name][gtn]"?: string;
+                /** @description Rows whose category.name is less than the value, or NULL. */
+                "filter[category.name][ltn]"?: string;
+                /** @description Rows whose category.name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][in]"?: string[];
+                /** @description Rows whose category.name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][nin]"?: string[];
+                /** @description Rows whose category.name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][btw]"?: string[];
+                /** @description Rows whose category.name is not NULL. Send true. */
+                "filter[category.name][nn]"?: true;
+                /** @description Rows whose category.name is NULL. Send true. */
+                "filter[category.name][null]"?: true;
+                /** @description Rows any of whose term fields contains the text, case-insensitively */
+                "filter[term]"?: string;
+                /**
+                 * @description Columns to order by, in order; a leading - sorts descending
+                 * @example [
+                 *       "-sku",
+                 *       "name"
+                 *     ]
+                 */
+                sort?: ("id" | "-id" | "sku" | "-sku" | "name" | "-name" | "price" | "-price" | "categoryId" | "-categoryId" | "deletedAt" | "-deletedAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "category.name" | "-category.name")[];
+            };
+            header?: {
+                /** @description The ETags of the records as the client read them (a list, or *): a matched record whose current ETag is not in it is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted records' find-field values */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: string[];
+                    };
+                };
+            };
+            /** @description No filter (filterRequired), more than 1000 matching records (tooManyRows, nothing changes), or an unknown column, operator or value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description The caller lacks shop.access.delete */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description Related records refuse the delete */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description A matched record's current ETag is not in If-Match: one item per such record, nothing written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description A server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
+            /** @description The database is unavailable or the request passed global.timeout_ms: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
+        };
+    };
+    "products.updateMany": {
+        parameters: {
+            query?: {
+                /** @description Rows whose id equals the value. */
+                "filter[id][eq]"?: string;
+                /** @description Rows whose id differs from the value (NULL does not match). */
+                "filter[id][neq]"?: string;
+                /** @description Rows whose id is greater than the value. */
+                "filter[id][gt]"?: string;
+                /** @description Rows whose id is greater than or equal to the value. */
+                "filter[id][gte]"?: string;
+                /** @description Rows whose id is less than the value. */
+                "filter[id][lt]"?: string;
+                /** @description Rows whose id is less than or equal to the value. */
+                "filter[id][lte]"?: string;
+                /** @description Rows whose id is greater than the value, or NULL. */
+                "filter[id][gtn]"?: string;
+                /** @description Rows whose id is less than the value, or NULL. */
+                "filter[id][ltn]"?: string;
+                /** @description Rows whose id is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][in]"?: string[];
+                /** @description Rows whose id is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][nin]"?: string[];
+                /** @description Rows whose id lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][btw]"?: string[];
+                /** @description Rows whose id is not NULL. Send true. */
+                "filter[id][nn]"?: true;
+                /** @description Rows whose id is NULL. Send true. */
+                "filter[id][null]"?: true;
+                /** @description Rows whose sku equals the value. */
+                "filter[sku][eq]"?: string;
+                /** @description Rows whose sku differs from the value (NULL does not match). */
+                "filter[sku][neq]"?: string;
+                /** @description Rows whose sku contains the text, case-insensitively. */
+                "filter[sku][like]"?: string;
+                /** @description Rows whose sku is greater than the value. */
+                "filter[sku][gt]"?: string;
+                /** @description Rows whose sku is greater than or equal to the value. */
+                "filter[sku][gte]"?: string;
+                /** @description Rows whose sku is less than the value. */
+                "filter[sku][lt]"?: string;
+                /** @description Rows whose sku is less than or equal to the value. */
+                "filter[sku][lte]"?: string;
+                /** @description Rows whose sku is greater than the value, or NULL. */
+                "filter[sku][gtn]"?: string;
+                /** @description Rows whose sku is less than the value, or NULL. */
+                "filter[sku][ltn]"?: string;
+                /** @description Rows whose sku is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][in]"?: string[];
+                /** @description Rows whose sku is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][nin]"?: string[];
+                /** @description Rows whose sku lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][btw]"?: string[];
+                /** @description Rows whose sku is not NULL. Send true. */
+                "filter[sku][nn]"?: true;
+                /** @description Rows whose sku is NULL. Send true. */
+                "filter[sku][null]"?: true;
+                /** @description Rows whose name equals the value. */
+                "filter[name][eq]"?: string;
+                /** @description Rows whose name differs from the value (NULL does not match). */
+                "filter[name][neq]"?: string;
+                /** @description Rows whose name contains the text, case-insensitively. */
+                "filter[name][like]"?: string;
+                /** @description Rows whose name is greater than the value. */
+                "filter[name][gt]"?: string;
+                /** @description Rows whose name is greater than or equal to the value. */
+                "filter[name][gte]"?: string;
+                /** @description Rows whose name is less than the value. */
+                "filter[name][lt]"?: string;
+                /** @description Rows whose name is less than or equal to the value. */
+                "filter[name][lte]"?: string;
+                /** @description Rows whose name is greater than the value, or NULL. */
+                "filter[name][gtn]"?: string;
+                /** @description Rows whose name is less than the value, or NULL. */
+                "filter[name][ltn]"?: string;
+                /** @description Rows whose name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][in]"?: string[];
+                /** @description Rows whose name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][nin]"?: string[];
+                /** @description Rows whose name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][btw]"?: string[];
+                /** @description Rows whose name is not NULL. Send true. */
+                "filter[name][nn]"?: true;
+                /** @description Rows whose name is NULL. Send true. */
+                "filter[name][null]"?: true;
+                /** @description Rows whose price equals the value. */
+                "filter[price][eq]"?: number;
+                /** @description Rows whose price differs from the value (NULL does not match). */
+                "filter[price][neq]"?: number;
+                /** @description Rows whose price is greater than the value. */
+                "filter[price][gt]"?: number;
+                /** @description Rows whose price is greater than or equal to the value. */
+                "filter[price][gte]"?: number;
+                /** @description Rows whose price is less than the value. */
+                "filter[price][lt]"?: number;
+                /** @description Rows whose price is less than or equal to the value. */
+                "filter[price][lte]"?: number;
+                /** @description Rows whose price is greater than the value, or NULL. */
+                "filter[price][gtn]"?: number;
+                /** @description Rows whose price is less than the value, or NULL. */
+                "filter[price][ltn]"?: number;
+                /** @description Rows whose price is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][in]"?: number[];
+                /** @description Rows whose price is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][nin]"?: number[];
+                /** @description Rows whose price lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][btw]"?: number[];
+                /** @description Rows whose price is not NULL. Send true. */
+                "filter[price][nn]"?: true;
+                /** @description Rows whose price is NULL. Send true. */
+                "filter[price][null]"?: true;
+                /** @description Rows whose categoryId equals the value. */
+                "filter[categoryId][eq]"?: string;
+                /** @description Rows whose categoryId differs from the value (NULL does not match). */
+                "filter[categoryId][neq]"?: string;
+                /** @description Rows whose categoryId is greater than the value. */
+                "filter[categoryId][gt]"?: string;
+                /** @description Rows whose categoryId is greater than or equal to the value. */
+                "filter[categoryId][gte]"?: string;
+                /** @description Rows whose categoryId is less than the value. */
+                "filter[categoryId][lt]"?: string;
+                /** @description Rows whose categoryId is less than or equal to the value. */
+                "filter[categoryId][lte]"?: string;
+                /** @description Rows whose categoryId is greater than the value, or NULL. */
+                "filter[categoryId][gtn]"?: string;
+                /** @description Rows whose categoryId is less than the value, or NULL. */
+                "filter[categoryId][ltn]"?: string;
+                /** @description Rows whose categoryId is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][in]"?: string[];
+                /** @description Rows whose categoryId is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][nin]"?: string[];
+                /** @description Rows whose categoryId lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][btw]"?: string[];
+                /** @description Rows whose categoryId is not NULL. Send true. */
+                "filter[categoryId][nn]"?: true;
+                /** @description Rows whose categoryId is NULL. Send true. */
+                "filter[categoryId][null]"?: true;
+                /** @description Rows whose deletedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][eq]"?: string;
+                /** @description Rows whose deletedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][neq]"?: string;
+                /** @description Rows whose deletedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gt]"?: string;
+                /** @description Rows whose deletedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gte]"?: string;
+                /** @description Rows whose deletedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lt]"?: string;
+                /** @description Rows whose deletedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lte]"?: string;
+                /** @description Rows whose deletedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gtn]"?: string;
+                /** @description Rows whose deletedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][ltn]"?: string;
+                /** @description Rows whose deletedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][in]"?: string[];
+                /** @description Rows whose deletedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][nin]"?: string[];
+                /** @description Rows whose deletedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][btw]"?: string[];
+                /** @description Rows whose deletedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][nn]"?: true;
+                /** @description Rows whose deletedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][null]"?: true;
+                /** @description Rows whose createdAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][eq]"?: string;
+                /** @description Rows whose createdAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][neq]"?: string;
+                /** @description Rows whose createdAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gt]"?: string;
+                /** @description Rows whose createdAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gte]"?: string;
+                /** @description Rows whose createdAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lt]"?: string;
+                /** @description Rows whose createdAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lte]"?: string;
+                /** @description Rows whose createdAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gtn]"?: string;
+                /** @description Rows whose createdAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][ltn]"?: string;
+                /** @description Rows whose createdAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][in]"?: string[];
+                /** @description Rows whose createdAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][nin]"?: string[];
+                /** @description Rows whose createdAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][btw]"?: string[];
+                /** @description Rows whose createdAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][nn]"?: true;
+                /** @description Rows whose createdAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][null]"?: true;
+                /** @description Rows whose updatedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][eq]"?: string;
+                /** @description Rows whose updatedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][neq]"?: string;
+                /** @description Rows whose updatedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gt]"?: string;
+                /** @description Rows whose updatedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gte]"?: string;
+                /** @description Rows whose updatedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lt]"?: string;
+                /** @description Rows whose updatedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lte]"?: string;
+                /** @description Rows whose updatedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gtn]"?: string;
+                /** @description Rows whose updatedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][ltn]"?: string;
+                /** @description Rows whose updatedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][in]"?: string[];
+                /** @description Rows whose updatedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][nin]"?: string[];
+                /** @description Rows whose updatedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][btw]"?: string[];
+                /** @description Rows whose updatedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][nn]"?: true;
+                /** @description Rows whose updatedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][null]"?: true;
+                /** @description Rows whose category.name equals the value. */
+                "filter[category.name][eq]"?: string;
+                /** @description Rows whose category.name differs from the value (NULL does not match). */
+                "filter[category.name][neq]"?: string;
+                /** @description Rows whose category.name contains the text, case-insensitively. */
+                "filter[category.name][like]"?: string;
+                /** @description Rows whose category.name is greater than the value. */
+                "filter[category.name][gt]"?: string;
+                /** @description Rows whose category.name is greater than or equal to the value. */
+                "filter[category.name][gte]"?: string;
+                /** @description Rows whose category.name is less than the value. */
+                "filter[category.name][lt]"?: string;
+                /** @description Rows whose category.name is less than or equal to the value. */
+                "filter[category.name][lte]"?: string;
+                /** @description Rows whose category.name is greater than the value, or NULL. */
+                "filter[category.name][gtn]"?: string;
+                /** @description Rows whose category.name is less than the value, or NULL. */
+                "filter[category.name][ltn]"?: string;
+                /** @description Rows whose category.name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][in]"?: string[];
+                /** @description Rows whose category.name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][nin]"?: string[];
+                /** @description Rows whose category.name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][btw]"?: string[];
+                /** @description Rows whose category.name is not NULL. Send true. */
+                "filter[category.name][nn]"?: true;
+                /** @description Rows whose category.name is NULL. Send true. */
+                "filter[category.name][null]"?: true;
+                /** @description Rows any of whose term fields contains the text, case-insensitively */
+                "filter[term]"?: string;
+                /**
+                 * @description Columns to order by, in order; a leading - sorts descending
+                 * @example [
+                 *       "-sku",
+                 *       "name"
+                 *     ]
+                 */
+                sort?: ("id" | "-id" | "sku" | "-sku" | "name" | "-name" | "price" | "-price" | "categoryId" | "-categoryId" | "deletedAt" | "-deletedAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "category.name" | "-category.name")[];
+            };
+            header?: {
+                /** @description The ETags of the records as the client read them (a list, or *): a matched record whose current ETag is not in it is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductInputPatch"];
+                "application/x-www-form-urlencoded": components["schemas"]["ProductInputPatch"];
+            };
+        };
+        responses: {
+            /** @description The updated records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["Product"][];
+                    };
+                };
+            };
+            /** @description No filter (filterRequired), more than 1000 matching records (tooManyRows, nothing changes), or an unknown column, operator or value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description The caller lacks shop.access.update */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description A unique or foreign-key constraint refused the write, or a matched record is not at the version the body sent (staleVersion; nothing written) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description A matched record's current ETag is not in If-Match: one item per such record, nothing written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description A server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
+            /** @description The database is unavailable or the request passed global.timeout_ms: retry after Retry-After */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2775,6 +3491,652 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
+        };
+    };
+    "products.softDeleteMany": {
+        parameters: {
+            query?: {
+                /** @description Rows whose id equals the value. */
+                "filter[id][eq]"?: string;
+                /** @description Rows whose id differs from the value (NULL does not match). */
+                "filter[id][neq]"?: string;
+                /** @description Rows whose id is greater than the value. */
+                "filter[id][gt]"?: string;
+                /** @description Rows whose id is greater than or equal to the value. */
+                "filter[id][gte]"?: string;
+                /** @description Rows whose id is less than the value. */
+                "filter[id][lt]"?: string;
+                /** @description Rows whose id is less than or equal to the value. */
+                "filter[id][lte]"?: string;
+                /** @description Rows whose id is greater than the value, or NULL. */
+                "filter[id][gtn]"?: string;
+                /** @description Rows whose id is less than the value, or NULL. */
+                "filter[id][ltn]"?: string;
+                /** @description Rows whose id is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][in]"?: string[];
+                /** @description Rows whose id is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][nin]"?: string[];
+                /** @description Rows whose id lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][btw]"?: string[];
+                /** @description Rows whose id is not NULL. Send true. */
+                "filter[id][nn]"?: true;
+                /** @description Rows whose id is NULL. Send true. */
+                "filter[id][null]"?: true;
+                /** @description Rows whose sku equals the value. */
+                "filter[sku][eq]"?: string;
+                /** @description Rows whose sku differs from the value (NULL does not match). */
+                "filter[sku][neq]"?: string;
+                /** @description Rows whose sku contains the text, case-insensitively. */
+                "filter[sku][like]"?: string;
+                /** @description Rows whose sku is greater than the value. */
+                "filter[sku][gt]"?: string;
+                /** @description Rows whose sku is greater than or equal to the value. */
+                "filter[sku][gte]"?: string;
+                /** @description Rows whose sku is less than the value. */
+                "filter[sku][lt]"?: string;
+                /** @description Rows whose sku is less than or equal to the value. */
+                "filter[sku][lte]"?: string;
+                /** @description Rows whose sku is greater than the value, or NULL. */
+                "filter[sku][gtn]"?: string;
+                /** @description Rows whose sku is less than the value, or NULL. */
+                "filter[sku][ltn]"?: string;
+                /** @description Rows whose sku is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][in]"?: string[];
+                /** @description Rows whose sku is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][nin]"?: string[];
+                /** @description Rows whose sku lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][btw]"?: string[];
+                /** @description Rows whose sku is not NULL. Send true. */
+                "filter[sku][nn]"?: true;
+                /** @description Rows whose sku is NULL. Send true. */
+                "filter[sku][null]"?: true;
+                /** @description Rows whose name equals the value. */
+                "filter[name][eq]"?: string;
+                /** @description Rows whose name differs from the value (NULL does not match). */
+                "filter[name][neq]"?: string;
+                /** @description Rows whose name contains the text, case-insensitively. */
+                "filter[name][like]"?: string;
+                /** @description Rows whose name is greater than the value. */
+                "filter[name][gt]"?: string;
+                /** @description Rows whose name is greater than or equal to the value. */
+                "filter[name][gte]"?: string;
+                /** @description Rows whose name is less than the value. */
+                "filter[name][lt]"?: string;
+                /** @description Rows whose name is less than or equal to the value. */
+                "filter[name][lte]"?: string;
+                /** @description Rows whose name is greater than the value, or NULL. */
+                "filter[name][gtn]"?: string;
+                /** @description Rows whose name is less than the value, or NULL. */
+                "filter[name][ltn]"?: string;
+                /** @description Rows whose name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][in]"?: string[];
+                /** @description Rows whose name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][nin]"?: string[];
+                /** @description Rows whose name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][btw]"?: string[];
+                /** @description Rows whose name is not NULL. Send true. */
+                "filter[name][nn]"?: true;
+                /** @description Rows whose name is NULL. Send true. */
+                "filter[name][null]"?: true;
+                /** @description Rows whose price equals the value. */
+                "filter[price][eq]"?: number;
+                /** @description Rows whose price differs from the value (NULL does not match). */
+                "filter[price][neq]"?: number;
+                /** @description Rows whose price is greater than the value. */
+                "filter[price][gt]"?: number;
+                /** @description Rows whose price is greater than or equal to the value. */
+                "filter[price][gte]"?: number;
+                /** @description Rows whose price is less than the value. */
+                "filter[price][lt]"?: number;
+                /** @description Rows whose price is less than or equal to the value. */
+                "filter[price][lte]"?: number;
+                /** @description Rows whose price is greater than the value, or NULL. */
+                "filter[price][gtn]"?: number;
+                /** @description Rows whose price is less than the value, or NULL. */
+                "filter[price][ltn]"?: number;
+                /** @description Rows whose price is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][in]"?: number[];
+                /** @description Rows whose price is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][nin]"?: number[];
+                /** @description Rows whose price lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][btw]"?: number[];
+                /** @description Rows whose price is not NULL. Send true. */
+                "filter[price][nn]"?: true;
+                /** @description Rows whose price is NULL. Send true. */
+                "filter[price][null]"?: true;
+                /** @description Rows whose categoryId equals the value. */
+                "filter[categoryId][eq]"?: string;
+                /** @description Rows whose categoryId differs from the value (NULL does not match). */
+                "filter[categoryId][neq]"?: string;
+                /** @description Rows whose categoryId is greater than the value. */
+                "filter[categoryId][gt]"?: string;
+                /** @description Rows whose categoryId is greater than or equal to the value. */
+                "filter[categoryId][gte]"?: string;
+                /** @description Rows whose categoryId is less than the value. */
+                "filter[categoryId][lt]"?: string;
+                /** @description Rows whose categoryId is less than or equal to the value. */
+                "filter[categoryId][lte]"?: string;
+                /** @description Rows whose categoryId is greater than the value, or NULL. */
+                "filter[categoryId][gtn]"?: string;
+                /** @description Rows whose categoryId is less than the value, or NULL. */
+                "filter[categoryId][ltn]"?: string;
+                /** @description Rows whose categoryId is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][in]"?: string[];
+                /** @description Rows whose categoryId is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][nin]"?: string[];
+                /** @description Rows whose categoryId lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][btw]"?: string[];
+                /** @description Rows whose categoryId is not NULL. Send true. */
+                "filter[categoryId][nn]"?: true;
+                /** @description Rows whose categoryId is NULL. Send true. */
+                "filter[categoryId][null]"?: true;
+                /** @description Rows whose deletedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][eq]"?: string;
+                /** @description Rows whose deletedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][neq]"?: string;
+                /** @description Rows whose deletedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gt]"?: string;
+                /** @description Rows whose deletedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gte]"?: string;
+                /** @description Rows whose deletedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lt]"?: string;
+                /** @description Rows whose deletedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lte]"?: string;
+                /** @description Rows whose deletedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gtn]"?: string;
+                /** @description Rows whose deletedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][ltn]"?: string;
+                /** @description Rows whose deletedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][in]"?: string[];
+                /** @description Rows whose deletedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][nin]"?: string[];
+                /** @description Rows whose deletedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][btw]"?: string[];
+                /** @description Rows whose deletedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][nn]"?: true;
+                /** @description Rows whose deletedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][null]"?: true;
+                /** @description Rows whose createdAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][eq]"?: string;
+                /** @description Rows whose createdAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][neq]"?: string;
+                /** @description Rows whose createdAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gt]"?: string;
+                /** @description Rows whose createdAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gte]"?: string;
+                /** @description Rows whose createdAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lt]"?: string;
+                /** @description Rows whose createdAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lte]"?: string;
+                /** @description Rows whose createdAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gtn]"?: string;
+                /** @description Rows whose createdAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][ltn]"?: string;
+                /** @description Rows whose createdAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][in]"?: string[];
+                /** @description Rows whose createdAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][nin]"?: string[];
+                /** @description Rows whose createdAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][btw]"?: string[];
+                /** @description Rows whose createdAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][nn]"?: true;
+                /** @description Rows whose createdAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][null]"?: true;
+                /** @description Rows whose updatedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][eq]"?: string;
+                /** @description Rows whose updatedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][neq]"?: string;
+                /** @description Rows whose updatedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gt]"?: string;
+                /** @description Rows whose updatedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gte]"?: string;
+                /** @description Rows whose updatedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lt]"?: string;
+                /** @description Rows whose updatedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lte]"?: string;
+                /** @description Rows whose updatedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gtn]"?: string;
+                /** @description Rows whose updatedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][ltn]"?: string;
+                /** @description Rows whose updatedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][in]"?: string[];
+                /** @description Rows whose updatedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][nin]"?: string[];
+                /** @description Rows whose updatedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][btw]"?: string[];
+                /** @description Rows whose updatedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][nn]"?: true;
+                /** @description Rows whose updatedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][null]"?: true;
+                /** @description Rows whose category.name equals the value. */
+                "filter[category.name][eq]"?: string;
+                /** @description Rows whose category.name differs from the value (NULL does not match). */
+                "filter[category.name][neq]"?: string;
+                /** @description Rows whose category.name contains the text, case-insensitively. */
+                "filter[category.name][like]"?: string;
+                /** @description Rows whose category.name is greater than the value. */
+                "filter[category.name][gt]"?: string;
+                /** @description Rows whose category.name is greater than or equal to the value. */
+                "filter[category.name][gte]"?: string;
+                /** @description Rows whose category.name is less than the value. */
+                "filter[category.name][lt]"?: string;
+                /** @description Rows whose category.name is less than or equal to the value. */
+                "filter[category.name][lte]"?: string;
+                /** @description Rows whose category.name is greater than the value, or NULL. */
+                "filter[category.name][gtn]"?: string;
+                /** @description Rows whose category.name is less than the value, or NULL. */
+                "filter[category.name][ltn]"?: string;
+                /** @description Rows whose category.name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][in]"?: string[];
+                /** @description Rows whose category.name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][nin]"?: string[];
+                /** @description Rows whose category.name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][btw]"?: string[];
+                /** @description Rows whose category.name is not NULL. Send true. */
+                "filter[category.name][nn]"?: true;
+                /** @description Rows whose category.name is NULL. Send true. */
+                "filter[category.name][null]"?: true;
+                /** @description Rows any of whose term fields contains the text, case-insensitively */
+                "filter[term]"?: string;
+                /**
+                 * @description Columns to order by, in order; a leading - sorts descending
+                 * @example [
+                 *       "-sku",
+                 *       "name"
+                 *     ]
+                 */
+                sort?: ("id" | "-id" | "sku" | "-sku" | "name" | "-name" | "price" | "-price" | "categoryId" | "-categoryId" | "deletedAt" | "-deletedAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "category.name" | "-category.name")[];
+            };
+            header?: {
+                /** @description The ETags of the records as the client read them (a list, or *): a matched record whose current ETag is not in it is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["Product"][];
+                    };
+                };
+            };
+            /** @description No filter (filterRequired), more than 1000 matching records (tooManyRows, nothing changes), or an unknown column, operator or value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description The caller lacks shop.access.delete */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description A matched record's current ETag is not in If-Match: one item per such record, nothing written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description A server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
+            /** @description The database is unavailable or the request passed global.timeout_ms: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
+        };
+    };
+    "products.restoreMany": {
+        parameters: {
+            query?: {
+                /** @description Rows whose id equals the value. */
+                "filter[id][eq]"?: string;
+                /** @description Rows whose id differs from the value (NULL does not match). */
+                "filter[id][neq]"?: string;
+                /** @description Rows whose id is greater than the value. */
+                "filter[id][gt]"?: string;
+                /** @description Rows whose id is greater than or equal to the value. */
+                "filter[id][gte]"?: string;
+                /** @description Rows whose id is less than the value. */
+                "filter[id][lt]"?: string;
+                /** @description Rows whose id is less than or equal to the value. */
+                "filter[id][lte]"?: string;
+                /** @description Rows whose id is greater than the value, or NULL. */
+                "filter[id][gtn]"?: string;
+                /** @description Rows whose id is less than the value, or NULL. */
+                "filter[id][ltn]"?: string;
+                /** @description Rows whose id is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][in]"?: string[];
+                /** @description Rows whose id is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][nin]"?: string[];
+                /** @description Rows whose id lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][btw]"?: string[];
+                /** @description Rows whose id is not NULL. Send true. */
+                "filter[id][nn]"?: true;
+                /** @description Rows whose id is NULL. Send true. */
+                "filter[id][null]"?: true;
+                /** @description Rows whose sku equals the value. */
+                "filter[sku][eq]"?: string;
+                /** @description Rows whose sku differs from the value (NULL does not match). */
+                "filter[sku][neq]"?: string;
+                /** @description Rows whose sku contains the text, case-insensitively. */
+                "filter[sku][like]"?: string;
+                /** @description Rows whose sku is greater than the value. */
+                "filter[sku][gt]"?: string;
+                /** @description Rows whose sku is greater than or equal to the value. */
+                "filter[sku][gte]"?: string;
+                /** @description Rows whose sku is less than the value. */
+                "filter[sku][lt]"?: string;
+                /** @description Rows whose sku is less than or equal to the value. */
+                "filter[sku][lte]"?: string;
+                /** @description Rows whose sku is greater than the value, or NULL. */
+                "filter[sku][gtn]"?: string;
+                /** @description Rows whose sku is less than the value, or NULL. */
+                "filter[sku][ltn]"?: string;
+                /** @description Rows whose sku is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][in]"?: string[];
+                /** @description Rows whose sku is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][nin]"?: string[];
+                /** @description Rows whose sku lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][btw]"?: string[];
+                /** @description Rows whose sku is not NULL. Send true. */
+                "filter[sku][nn]"?: true;
+                /** @description Rows whose sku is NULL. Send true. */
+                "filter[sku][null]"?: true;
+                /** @description Rows whose name equals the value. */
+                "filter[name][eq]"?: string;
+                /** @description Rows whose name differs from the value (NULL does not match). */
+                "filter[name][neq]"?: string;
+                /** @description Rows whose name contains the text, case-insensitively. */
+                "filter[name][like]"?: string;
+                /** @description Rows whose name is greater than the value. */
+                "filter[name][gt]"?: string;
+                /** @description Rows whose name is greater than or equal to the value. */
+                "filter[name][gte]"?: string;
+                /** @description Rows whose name is less than the value. */
+                "filter[name][lt]"?: string;
+                /** @description Rows whose name is less than or equal to the value. */
+                "filter[name][lte]"?: string;
+                /** @description Rows whose name is greater than the value, or NULL. */
+                "filter[name][gtn]"?: string;
+                /** @description Rows whose name is less than the value, or NULL. */
+                "filter[name][ltn]"?: string;
+                /** @description Rows whose name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][in]"?: string[];
+                /** @description Rows whose name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][nin]"?: string[];
+                /** @description Rows whose name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][btw]"?: string[];
+                /** @description Rows whose name is not NULL. Send true. */
+                "filter[name][nn]"?: true;
+                /** @description Rows whose name is NULL. Send true. */
+                "filter[name][null]"?: true;
+                /** @description Rows whose price equals the value. */
+                "filter[price][eq]"?: number;
+                /** @description Rows whose price differs from the value (NULL does not match). */
+                "filter[price][neq]"?: number;
+                /** @description Rows whose price is greater than the value. */
+                "filter[price][gt]"?: number;
+                /** @description Rows whose price is greater than or equal to the value. */
+                "filter[price][gte]"?: number;
+                /** @description Rows whose price is less than the value. */
+                "filter[price][lt]"?: number;
+                /** @description Rows whose price is less than or equal to the value. */
+                "filter[price][lte]"?: number;
+                /** @description Rows whose price is greater than the value, or NULL. */
+                "filter[price][gtn]"?: number;
+                /** @description Rows whose price is less than the value, or NULL. */
+                "filter[price][ltn]"?: number;
+                /** @description Rows whose price is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][in]"?: number[];
+                /** @description Rows whose price is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][nin]"?: number[];
+                /** @description Rows whose price lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][btw]"?: number[];
+                /** @description Rows whose price is not NULL. Send true. */
+                "filter[price][nn]"?: true;
+                /** @description Rows whose price is NULL. Send true. */
+                "filter[price][null]"?: true;
+                /** @description Rows whose categoryId equals the value. */
+                "filter[categoryId][eq]"?: string;
+                /** @description Rows whose categoryId differs from the value (NULL does not match). */
+                "filter[categoryId][neq]"?: string;
+                /** @description Rows whose categoryId is greater than the value. */
+                "filter[categoryId][gt]"?: string;
+                /** @description Rows whose categoryId is greater than or equal to the value. */
+                "filter[categoryId][gte]"?: string;
+                /** @description Rows whose categoryId is less than the value. */
+                "filter[categoryId][lt]"?: string;
+                /** @description Rows whose categoryId is less than or equal to the value. */
+                "filter[categoryId][lte]"?: string;
+                /** @description Rows whose categoryId is greater than the value, or NULL. */
+                "filter[categoryId][gtn]"?: string;
+                /** @description Rows whose categoryId is less than the value, or NULL. */
+                "filter[categoryId][ltn]"?: string;
+                /** @description Rows whose categoryId is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][in]"?: string[];
+                /** @description Rows whose categoryId is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][nin]"?: string[];
+                /** @description Rows whose categoryId lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][btw]"?: string[];
+                /** @description Rows whose categoryId is not NULL. Send true. */
+                "filter[categoryId][nn]"?: true;
+                /** @description Rows whose categoryId is NULL. Send true. */
+                "filter[categoryId][null]"?: true;
+                /** @description Rows whose deletedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][eq]"?: string;
+                /** @description Rows whose deletedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][neq]"?: string;
+                /** @description Rows whose deletedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gt]"?: string;
+                /** @description Rows whose deletedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gte]"?: string;
+                /** @description Rows whose deletedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lt]"?: string;
+                /** @description Rows whose deletedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lte]"?: string;
+                /** @description Rows whose deletedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gtn]"?: string;
+                /** @description Rows whose deletedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][ltn]"?: string;
+                /** @description Rows whose deletedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][in]"?: string[];
+                /** @description Rows whose deletedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][nin]"?: string[];
+                /** @description Rows whose deletedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][btw]"?: string[];
+                /** @description Rows whose deletedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][nn]"?: true;
+                /** @description Rows whose deletedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][null]"?: true;
+                /** @description Rows whose createdAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][eq]"?: string;
+                /** @description Rows whose createdAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][neq]"?: string;
+                /** @description Rows whose createdAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gt]"?: string;
+                /** @description Rows whose createdAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gte]"?: string;
+                /** @description Rows whose createdAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lt]"?: string;
+                /** @description Rows whose createdAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lte]"?: string;
+                /** @description Rows whose createdAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gtn]"?: string;
+                /** @description Rows whose createdAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][ltn]"?: string;
+                /** @description Rows whose createdAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][in]"?: string[];
+                /** @description Rows whose createdAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][nin]"?: string[];
+                /** @description Rows whose createdAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][btw]"?: string[];
+                /** @description Rows whose createdAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][nn]"?: true;
+                /** @description Rows whose createdAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][null]"?: true;
+                /** @description Rows whose updatedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][eq]"?: string;
+                /** @description Rows whose updatedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][neq]"?: string;
+                /** @description Rows whose updatedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gt]"?: string;
+                /** @description Rows whose updatedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gte]"?: string;
+                /** @description Rows whose updatedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lt]"?: string;
+                /** @description Rows whose updatedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lte]"?: string;
+                /** @description Rows whose updatedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gtn]"?: string;
+                /** @description Rows whose updatedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][ltn]"?: string;
+                /** @description Rows whose updatedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][in]"?: string[];
+                /** @description Rows whose updatedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][nin]"?: string[];
+                /** @description Rows whose updatedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][btw]"?: string[];
+                /** @description Rows whose updatedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][nn]"?: true;
+                /** @description Rows whose updatedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][null]"?: true;
+                /** @description Rows whose category.name equals the value. */
+                "filter[category.name][eq]"?: string;
+                /** @description Rows whose category.name differs from the value (NULL does not match). */
+                "filter[category.name][neq]"?: string;
+                /** @description Rows whose category.name contains the text, case-insensitively. */
+                "filter[category.name][like]"?: string;
+                /** @description Rows whose category.name is greater than the value. */
+                "filter[category.name][gt]"?: string;
+                /** @description Rows whose category.name is greater than or equal to the value. */
+                "filter[category.name][gte]"?: string;
+                /** @description Rows whose category.name is less than the value. */
+                "filter[category.name][lt]"?: string;
+                /** @description Rows whose category.name is less than or equal to the value. */
+                "filter[category.name][lte]"?: string;
+                /** @description Rows whose category.name is greater than the value, or NULL. */
+                "filter[category.name][gtn]"?: string;
+                /** @description Rows whose category.name is less than the value, or NULL. */
+                "filter[category.name][ltn]"?: string;
+                /** @description Rows whose category.name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][in]"?: string[];
+                /** @description Rows whose category.name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][nin]"?: string[];
+                /** @description Rows whose category.name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][btw]"?: string[];
+                /** @description Rows whose category.name is not NULL. Send true. */
+                "filter[category.name][nn]"?: true;
+                /** @description Rows whose category.name is NULL. Send true. */
+                "filter[category.name][null]"?: true;
+                /** @description Rows any of whose term fields contains the text, case-insensitively */
+                "filter[term]"?: string;
+                /**
+                 * @description Columns to order by, in order; a leading - sorts descending
+                 * @example [
+                 *       "-sku",
+                 *       "name"
+                 *     ]
+                 */
+                sort?: ("id" | "-id" | "sku" | "-sku" | "name" | "-name" | "price" | "-price" | "categoryId" | "-categoryId" | "deletedAt" | "-deletedAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "category.name" | "-category.name")[];
+            };
+            header?: {
+                /** @description The ETags of the records as the client read them (a list, or *): a matched record whose current ETag is not in it is a 412 and nothing is written. Required (428 without it) when the action's require_if_match is on */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["Product"][];
+                    };
+                };
+            };
+            /** @description No filter (filterRequired), more than 1000 matching records (tooManyRows, nothing changes), or an unknown column, operator or value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description The caller lacks shop.access.restore */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description A matched record's current ETag is not in If-Match: one item per such record, nothing written */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description A server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
+            /** @description The database is unavailable or the request passed global.timeout_ms: retry after Retry-After */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -45,6 +45,8 @@ export function createDemoApp(sequelize: Sequelize) {
     relations: { category: { include: true, hidden: ['deletedAt'], filterable: ['name'], sortable: ['name'] } },
     validate: { create: productBody, update: productBody },
     csv: { columns: { sku: 'SKU', name: 'Name', 'category.name': 'Category', price: 'Price' } },
+    // Batch routes (`PATCH`/`DELETE /products?filter[...]`, an array `POST`): the admin's bulk delete is one request.
+    batch: true,
   });
   // #endregion resources
 

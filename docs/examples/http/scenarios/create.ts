@@ -29,5 +29,5 @@ export default [
     body: { sku: 'KT-004', name: 'Orphan', price: 1, categoryId: '00000000-0000-4000-8000-000000000000' },
   },
   { title: 'A body that is not JSON', request: 'POST /api/products', body: '{ "sku": ' },
-  { title: 'A body that is not an object', request: 'POST /api/products', body: [] },
+  { title: 'A body that is not an object', request: 'POST /api/categories', body: [] },
 ] satisfies Step[];

@@ -16,6 +16,6 @@ export default [
   },
   {
     title: 'A verb the path has no route for: 405 with Allow, as JSend because the demo mounts notFound()',
-    request: 'PATCH /api/products',
+    request: 'PATCH /api/categories',
   },
 ] satisfies Step[];
