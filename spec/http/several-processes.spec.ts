@@ -3,7 +3,7 @@
  * forms: what one writes the other reads at once, and a schema change made while both run is seen
  * by both at once, whatever each kept from earlier requests (the table description, prepared
  * searches, SQL fragments, the executor probe): a 400 naming a column that is gone, never a 500,
- * and never a stale 400 once it is back. Tables `spc_items`, `spr_items` (spec/support/app-process.ts).
+ * and never a stale 400 once it is back. Tables `mpc_items`, `mpr_items` (spec/support/app-process.ts).
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -82,7 +82,7 @@ databases.forEach(({ dialect, database, skip }, index) => {
 
     for (const form of FORMS) {
       const base = `/${form.name}/items`;
-      const table = `sp${form.initial}_items`;
+      const table = `mp${form.initial}_items`;
       const alter = (change: string) => sequelize.query(`ALTER TABLE ${table} ${change}`);
 
       it(`(${form.name} form) reads, searches and options in B see A's create, update and delete at once`, async () => {

@@ -3,7 +3,7 @@
  * replica set of spec/support/replicas.ts), both forms: B reads A's write at once from the primary
  * with `useMaster`, and from the standby once it has replayed it; a value column added on the
  * primary is an options value column at once in both, read from the primary until the standby has
- * it. Tables `spc_items`, `spr_items` in the set's database `several_processes`.
+ * it. Tables `mpc_items`, `mpr_items` in the set's database `several_processes`.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -73,7 +73,7 @@ describe('two app processes on a PostgreSQL primary and its 300 ms-late standby'
 
   for (const form of FORMS) {
     const base = `/${form.name}/items`;
-    const table = `sp${form.initial}_items`;
+    const table = `mp${form.initial}_items`;
 
     it(`(${form.name} form) B reads A's create at once with useMaster, and from the standby once it has replayed it`, async () => {
       if ('skip' in set) return;

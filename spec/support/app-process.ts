@@ -21,19 +21,19 @@ export type AppDatabase =
   | { readonly replication: NonNullable<Options['replication']>; readonly database: string };
 
 /**
- * The items model of a form: `sp<initial>_items` with a UUID key, `name`, `price` and `rating`. The
+ * The items model of a form: `mp<initial>_items` with a UUID key, `name`, `price` and `rating`. The
  * table may hold more (the suites add and drop `legacy_code`, which no model declares).
  */
 export function defineItem(sequelize: Sequelize, form: Pick<Form, 'initial'>): ModelStatic<Model> {
   return sequelize.define(
-    `sp${form.initial}Item`,
+    `mp${form.initial}Item`,
     {
       id: { type: DataTypes.UUID, defaultValue: DataTypes.UUIDV4, primaryKey: true },
       name: { type: DataTypes.STRING(60), allowNull: false },
       price: { type: DataTypes.INTEGER, allowNull: false },
       rating: { type: DataTypes.INTEGER, allowNull: true },
     },
-    { tableName: `sp${form.initial}_items`, timestamps: false },
+    { tableName: `mp${form.initial}_items`, timestamps: false },
   );
 }
 
