@@ -8,7 +8,7 @@ import type { ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
 import { batchQueryProblem, inBatch, manyReply, matchingRecords } from './batch-records.js';
 import { batchPrecondition, conditionalHeaders, ifMatchRequired } from './preconditions.js';
-import { softDeleteUserId } from './soft-delete.js';
+import { restoreRecord, softDeleteRecord, softDeleteUserId } from './soft-delete.js';
 
 /**
  * Serves `DELETE <uri>?filter[...]` (a resource with `batch: true`): every record the filter matches as search
@@ -49,7 +49,7 @@ export async function deleteManyAction(scope: ActionScope): Promise<Reply> {
  * @example const reply = await softDeleteManyAction(resourceScope(bound, ctx, readBody));
  */
 export async function softDeleteManyAction(scope: ActionScope): Promise<Reply> {
-  const { deletedAt, deletedBy, paranoid } = scope.resource;
+  const { deletedAt, deletedBy } = scope.resource;
   if (deletedAt === undefined) return scope.answers.answerColumnNotFound(scope.config.soft_delete.deleted_at_field);
   const refused = batchQueryProblem(scope) ?? ifMatchRequired(scope, 'softDelete');
   if (refused !== undefined) return refused;
@@ -63,14 +63,7 @@ export async function softDeleteManyAction(scope: ActionScope): Promise<Reply> {
     if (stale !== undefined) return stale;
     const user = deletedBy === undefined ? undefined : await softDeleteUserId(scope);
     const now = new Date();
-    for (const record of found.right) {
-      await scope.hook('beforeSoftDelete', record);
-      if (deletedBy !== undefined) record.set(deletedBy, user);
-      if (!paranoid) record.set(deletedAt, now);
-      await record.save({ transaction });
-      if (paranoid) await record.destroy({ transaction });
-      await scope.hook('afterSoftDelete', record);
-    }
+    for (const record of found.right) await softDeleteRecord(scope, record, transaction, user, now);
     return manyReply(scope, 'softDelete', found.right, scope.config.soft_delete);
   });
 }
@@ -82,7 +75,7 @@ export async function softDeleteManyAction(scope: ActionScope): Promise<Reply> {
  * @example const reply = await restoreManyAction(resourceScope(bound, ctx, readBody));
  */
 export async function restoreManyAction(scope: ActionScope): Promise<Reply> {
-  const { deletedAt, deletedBy, paranoid } = scope.resource;
+  const { deletedAt } = scope.resource;
   if (deletedAt === undefined) return scope.answers.answerColumnNotFound(scope.config.soft_delete.deleted_at_field);
   const refused = batchQueryProblem(scope) ?? ifMatchRequired(scope, 'restore');
   if (refused !== undefined) return refused;
@@ -94,14 +87,7 @@ export async function restoreManyAction(scope: ActionScope): Promise<Reply> {
       versionSent: false,
     });
     if (stale !== undefined) return stale;
-    for (const record of found.right) {
-      await scope.hook('beforeRestore', record);
-      if (paranoid) await record.restore({ transaction });
-      else record.set(deletedAt, null);
-      if (deletedBy !== undefined) record.set(deletedBy, null);
-      await record.save({ transaction });
-      await scope.hook('afterRestore', record);
-    }
+    for (const record of found.right) await restoreRecord(scope, record, transaction);
     return manyReply(scope, 'restore', found.right, scope.config.restore);
   });
 }

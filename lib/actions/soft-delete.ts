@@ -3,7 +3,7 @@
  * mixins.
  */
 import type { Context } from 'koa';
-import type { FindOptions, Model } from 'sequelize';
+import type { FindOptions, Model, Transaction } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
@@ -21,7 +21,7 @@ import { findRecord, inTransaction, recordReply } from './records.js';
  * @example const reply = await softDeleteAction(resourceScope(bound, ctx));
  */
 export async function softDeleteAction(scope: ActionScope): Promise<Reply> {
-  const { deletedAt, deletedBy, paranoid } = scope.resource;
+  const { deletedAt, deletedBy } = scope.resource;
   if (deletedAt === undefined) return scope.answers.answerColumnNotFound(scope.config.soft_delete.deleted_at_field);
   const required = ifMatchRequired(scope, 'softDelete');
   if (required !== undefined) return required;
@@ -30,13 +30,8 @@ export async function softDeleteAction(scope: ActionScope): Promise<Reply> {
     if (record === undefined) return scope.answers.answerNotFound();
     const refused = await recordPrecondition(scope, record, { headers: conditionalHeaders(scope), versionSent: false });
     if (refused !== undefined) return refusedReply(refused);
-    await scope.hook('beforeSoftDelete', record);
-    // save() writes every change, the hook's included; a paranoid model's destroy() sets its own deleted-at column.
-    if (deletedBy !== undefined) record.set(deletedBy, await softDeleteUserId(scope));
-    if (!paranoid) record.set(deletedAt, new Date());
-    await record.save({ transaction });
-    if (paranoid) await record.destroy({ transaction });
-    await scope.hook('afterSoftDelete', record);
+    const user = deletedBy === undefined ? undefined : await softDeleteUserId(scope);
+    await softDeleteRecord(scope, record, transaction, user, new Date());
     return recordReply(scope, 'softDelete', record, scope.config.soft_delete);
   });
 }
@@ -49,7 +44,7 @@ export async function softDeleteAction(scope: ActionScope): Promise<Reply> {
  * @example const reply = await restoreAction(resourceScope(bound, ctx));
  */
 export async function restoreAction(scope: ActionScope): Promise<Reply> {
-  const { deletedAt, deletedBy, paranoid } = scope.resource;
+  const { deletedAt } = scope.resource;
   if (deletedAt === undefined) return scope.answers.answerColumnNotFound(scope.config.soft_delete.deleted_at_field);
   const required = ifMatchRequired(scope, 'restore');
   if (required !== undefined) return required;
@@ -58,14 +53,7 @@ export async function restoreAction(scope: ActionScope): Promise<Reply> {
     if (record === undefined) return scope.answers.answerNotFound();
     const refused = await recordPrecondition(scope, record, { headers: conditionalHeaders(scope), versionSent: false });
     if (refused !== undefined) return refusedReply(refused);
-    await scope.hook('beforeRestore', record);
-    // A paranoid model clears its own deleted-at column in restore(); save() writes every other change, the hook's
-    // included.
-    if (paranoid) await record.restore({ transaction });
-    else record.set(deletedAt, null);
-    if (deletedBy !== undefined) record.set(deletedBy, null);
-    await record.save({ transaction });
-    await scope.hook('afterRestore', record);
+    await restoreRecord(scope, record, transaction);
     return recordReply(scope, 'restore', record, scope.config.restore);
   });
 }
@@ -131,4 +119,43 @@ export function Restore<TBase extends AbstractConstructor<BaseController>>(Base:
     afterRestore(_record: Model): void | Promise<void> {}
   }
   return RestoreAction;
+}
+
+/**
+ * Soft-deletes one found record, between the `beforeSoftDelete` and `afterSoftDelete` hooks: deleted-by `user` (when
+ * the resource has the column), deleted-at `now`. softDelete and soft delete many do it alike.
+ * @example await softDeleteRecord(scope, record, transaction, userId, new Date());
+ */
+export async function softDeleteRecord(
+  scope: ActionScope,
+  record: Model,
+  transaction: Transaction,
+  user: unknown,
+  now: Date,
+): Promise<void> {
+  const { deletedAt, deletedBy, paranoid } = scope.resource;
+  await scope.hook('beforeSoftDelete', record);
+  // save() writes every change, the hook's included; a paranoid model's destroy() sets its own deleted-at column.
+  if (deletedBy !== undefined) record.set(deletedBy, user);
+  if (!paranoid) record.set(deletedAt!, now);
+  await record.save({ transaction });
+  if (paranoid) await record.destroy({ transaction });
+  await scope.hook('afterSoftDelete', record);
+}
+
+/**
+ * Restores one found record, between the `beforeRestore` and `afterRestore` hooks: deleted-at and deleted-by cleared.
+ * restore and restore many do it alike.
+ * @example await restoreRecord(scope, record, transaction);
+ */
+export async function restoreRecord(scope: ActionScope, record: Model, transaction: Transaction): Promise<void> {
+  const { deletedAt, deletedBy, paranoid } = scope.resource;
+  await scope.hook('beforeRestore', record);
+  // A paranoid model clears its own deleted-at column in restore(); save() writes every other change, the hook's
+  // included.
+  if (paranoid) await record.restore({ transaction });
+  else record.set(deletedAt!, null);
+  if (deletedBy !== undefined) record.set(deletedBy, null);
+  await record.save({ transaction });
+  await scope.hook('afterRestore', record);
 }
