@@ -49,7 +49,7 @@ export async function deleteManyAction(scope: ActionScope): Promise<Reply> {
  * @example const reply = await softDeleteManyAction(resourceScope(bound, ctx, readBody));
  */
 export async function softDeleteManyAction(scope: ActionScope): Promise<Reply> {
-  const { deletedAt, deletedBy } = scope.resource;
+  const { deletedAt } = scope.resource;
   if (deletedAt === undefined) return scope.answers.answerColumnNotFound(scope.config.soft_delete.deleted_at_field);
   const refused = batchQueryProblem(scope) ?? ifMatchRequired(scope, 'softDelete');
   if (refused !== undefined) return refused;
@@ -61,7 +61,9 @@ export async function softDeleteManyAction(scope: ActionScope): Promise<Reply> {
       versionSent: false,
     });
     if (stale !== undefined) return stale;
-    const user = deletedBy === undefined ? undefined : await softDeleteUserId(scope);
+    // The user is asked once, after the first record's beforeSoftDelete, as softDelete asks it.
+    let asked: Promise<unknown> | undefined;
+    const user = () => (asked ??= softDeleteUserId(scope));
     const now = new Date();
     for (const record of found.right) await softDeleteRecord(scope, record, transaction, user, now);
     return manyReply(scope, 'softDelete', found.right, scope.config.soft_delete);

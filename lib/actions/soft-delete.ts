@@ -21,7 +21,7 @@ import { findRecord, inTransaction, recordReply } from './records.js';
  * @example const reply = await softDeleteAction(resourceScope(bound, ctx));
  */
 export async function softDeleteAction(scope: ActionScope): Promise<Reply> {
-  const { deletedAt, deletedBy } = scope.resource;
+  const { deletedAt } = scope.resource;
   if (deletedAt === undefined) return scope.answers.answerColumnNotFound(scope.config.soft_delete.deleted_at_field);
   const required = ifMatchRequired(scope, 'softDelete');
   if (required !== undefined) return required;
@@ -30,8 +30,7 @@ export async function softDeleteAction(scope: ActionScope): Promise<Reply> {
     if (record === undefined) return scope.answers.answerNotFound();
     const refused = await recordPrecondition(scope, record, { headers: conditionalHeaders(scope), versionSent: false });
     if (refused !== undefined) return refusedReply(refused);
-    const user = deletedBy === undefined ? undefined : await softDeleteUserId(scope);
-    await softDeleteRecord(scope, record, transaction, user, new Date());
+    await softDeleteRecord(scope, record, transaction, () => softDeleteUserId(scope), new Date());
     return recordReply(scope, 'softDelete', record, scope.config.soft_delete);
   });
 }
@@ -122,21 +121,22 @@ export function Restore<TBase extends AbstractConstructor<BaseController>>(Base:
 }
 
 /**
- * Soft-deletes one found record, between the `beforeSoftDelete` and `afterSoftDelete` hooks: deleted-by `user` (when
- * the resource has the column), deleted-at `now`. softDelete and soft delete many do it alike.
- * @example await softDeleteRecord(scope, record, transaction, userId, new Date());
+ * Soft-deletes one found record, between the `beforeSoftDelete` and `afterSoftDelete` hooks: deleted-by the value
+ * `user()` gives after `beforeSoftDelete` (asked only when the resource has the column), deleted-at `now`.
+ * softDelete and soft delete many do it alike.
+ * @example await softDeleteRecord(scope, record, transaction, () => softDeleteUserId(scope), new Date());
  */
 export async function softDeleteRecord(
   scope: ActionScope,
   record: Model,
   transaction: Transaction,
-  user: unknown,
+  user: () => Promise<unknown>,
   now: Date,
 ): Promise<void> {
   const { deletedAt, deletedBy, paranoid } = scope.resource;
   await scope.hook('beforeSoftDelete', record);
   // save() writes every change, the hook's included; a paranoid model's destroy() sets its own deleted-at column.
-  if (deletedBy !== undefined) record.set(deletedBy, user);
+  if (deletedBy !== undefined) record.set(deletedBy, await user());
   if (!paranoid) record.set(deletedAt!, now);
   await record.save({ transaction });
   if (paranoid) await record.destroy({ transaction });
