@@ -29,6 +29,7 @@ import {
   type SearchQuery,
 } from './protocol.js';
 
+export { CONFLICT_MESSAGE } from './protocol.js';
 export type {
   ClientOptions,
   FailItem,
