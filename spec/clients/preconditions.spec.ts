@@ -25,7 +25,8 @@ import {
   type ResponseLike,
 } from 'koa-fast-crud/react-admin';
 import { dataProvider as refineProvider, HttpError as RefineHttpError } from 'koa-fast-crud/refine';
-import { CONFLICT_MESSAGE } from '../../lib/clients/protocol.js';
+import fc from 'fast-check';
+import { CONFLICT_MESSAGE, preconditionsFor, TagMemory } from '../../lib/clients/protocol.js';
 import { stableId } from '../../docs/examples/demo/seed.js';
 import { serveDemoInSuite } from '../support/demo.js';
 import { serve, type TestServer } from '../support/http.js';
@@ -89,6 +90,45 @@ function recordingFetchJson(): { httpClient: NonNullable<ReactAdminOptions['http
     },
   };
 }
+
+describe('TagMemory: the ETag kept for a record content', () => {
+  it('finds the tag of a content whatever its key order, and nothing for another content', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.string(), (record, other) => {
+        const memory = new TagMemory();
+        memory.remember('products', 1, record, '"t1"');
+        const reordered = Object.fromEntries(Object.entries(record).reverse());
+        assert.equal(memory.tagOf('products', 1, reordered), '"t1"');
+        assert.equal(memory.tagOf('/products/', 1, record), '"t1"', 'the resource as the providers name it');
+        assert.equal(memory.tagOf('products', 2, record), undefined);
+        const changed = { ...record, [`${other}!`]: 'changed' };
+        assert.equal(memory.tagOf('products', 1, changed), undefined);
+      }),
+    );
+  });
+
+  it('keeps the last four contents of a record, ignores weak and absent tags, forgets a deleted record', () => {
+    const memory = new TagMemory();
+    for (let n = 1; n <= 5; n += 1) memory.remember('products', 7, { id: 7, n }, `"t${n}"`);
+    assert.equal(memory.tagOf('products', 7, { id: 7, n: 1 }), undefined);
+    assert.equal(memory.tagOf('products', 7, { n: 2, id: 7 }), '"t2"');
+    assert.equal(memory.tagOf('products', 7), '"t5"', 'without a record: the last one kept');
+    memory.remember('products', 7, { id: 7, n: 6 }, 'W/"page"');
+    memory.remember('products', 7, { id: 7, n: 6 }, undefined);
+    assert.equal(memory.tagOf('products', 7, { id: 7, n: 6 }), undefined);
+    memory.remember('products', 7, { id: 7, n: 2 }, '"t2b"');
+    assert.equal(memory.tagOf('products', 7), '"t2b"', 'a content seen again is the newest, with its new tag');
+    memory.forget('products', 7);
+    assert.equal(memory.tagOf('products', 7), undefined);
+  });
+
+  it('preconditionsFor: true for all, a list by name', () => {
+    assert.equal(preconditionsFor({ preconditions: true }, 'any'), true);
+    assert.equal(preconditionsFor({ preconditions: ['products'] }, '/products/'), true);
+    assert.equal(preconditionsFor({ preconditions: ['products'] }, 'categories'), false);
+    assert.equal(preconditionsFor({}, 'products'), false);
+  });
+});
 
 const pan = stableId('product:KT-001');
 const spade = stableId('product:GD-001');
