@@ -133,7 +133,8 @@ export interface ClientOptions {
   /**
    * Which resources have batch routes (`batch: true` on the server, see the batch-writes guide): `true` for every
    * resource, or a list of resource names. Their many-record methods send one atomic request per `batchSize` ids
-   * (`PATCH <uri>?filter[<idField>][in]=…`, `DELETE <uri>?filter[<idField>][in]=…`, an array `POST <uri>`)
+   * (`PATCH <uri>?filter[<idField>][in]=…`, `DELETE <uri>?filter[<idField>][in]=…`, an array `POST <uri>`, and
+   * `DELETE <uri>/soft?…`, `PATCH <uri>/restore?…` for soft delete and restore)
    * instead of one request per id. Default: none.
    */
   batch?: boolean | readonly string[];

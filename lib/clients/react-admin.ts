@@ -113,8 +113,9 @@ export class HttpError extends Error {
 
 /**
  * Options of the react-admin provider: those of every client (`validationStatuses` decides which fails fill
- * `body.errors`; `batch` names the resources whose updateMany and deleteMany send one request; `preconditions` those
- * whose update and delete send the `If-Match` of the record the form loaded, `previousData`).
+ * `body.errors`; `batch` names the resources whose updateMany, deleteMany, softDeleteMany and restoreMany send one
+ * request; `preconditions` those whose update and delete send the `If-Match` of the record the form loaded,
+ * `previousData`).
  * @example dataProvider('/api', { batch: ['products'], preconditions: ['products'] })
  */
 export type ReactAdminOptions = ClientOptions;
@@ -180,7 +181,10 @@ export interface KoaFastCrudDataProvider {
     resource: string,
     params: { readonly id: string | number },
   ): Promise<{ data: R }>;
-  /** softDelete for each id, in parallel; resolves the ids. */
+  /**
+   * `DELETE <resource>/soft?filter[<idField>][in]=…` for a resource named by the `batch` option (one atomic request per
+   * `batchSize` ids), else softDelete for each id in parallel; resolves the ids.
+   */
   softDeleteMany(
     resource: string,
     params: { readonly ids: readonly (string | number)[] },
@@ -190,7 +194,10 @@ export interface KoaFastCrudDataProvider {
     resource: string,
     params: { readonly id: string | number },
   ): Promise<{ data: R }>;
-  /** restore for each id, in parallel; resolves the ids. */
+  /**
+   * `PATCH <resource>/restore?filter[<idField>][in]=…` for a resource named by the `batch` option (one atomic request
+   * per `batchSize` ids), else restore for each id in parallel; resolves the ids.
+   */
   restoreMany(
     resource: string,
     params: { readonly ids: readonly (string | number)[] },
@@ -341,12 +348,16 @@ export function dataProvider(apiUrl: string, options: ReactAdminOptions = {}): K
       return { data: record((await send('DELETE', resourceUrl(apiUrl, resource, `${idPath(id)}/soft`))).data) };
     },
     softDeleteMany: (resource, { ids }) =>
-      each(ids, (id) => send('DELETE', resourceUrl(apiUrl, resource, `${idPath(id)}/soft`))),
+      batchesFor(options, resource)
+        ? batch(ids, (filter) => send('DELETE', resourceUrl(apiUrl, resource, '/soft', filter)))
+        : each(ids, (id) => send('DELETE', resourceUrl(apiUrl, resource, `${idPath(id)}/soft`))),
     async restore(resource, { id }) {
       return { data: record((await send('PATCH', resourceUrl(apiUrl, resource, `${idPath(id)}/restore`))).data) };
     },
     restoreMany: (resource, { ids }) =>
-      each(ids, (id) => send('PATCH', resourceUrl(apiUrl, resource, `${idPath(id)}/restore`))),
+      batchesFor(options, resource)
+        ? batch(ids, (filter) => send('PATCH', resourceUrl(apiUrl, resource, '/restore', filter)))
+        : each(ids, (id) => send('PATCH', resourceUrl(apiUrl, resource, `${idPath(id)}/restore`))),
     async getOptions(resource, { label, value, signal }) {
       const valueParam = value === undefined ? '' : `&value=${encodeURIComponent(value)}`;
       const query = `label=${encodeURIComponent(label)}${valueParam}`;

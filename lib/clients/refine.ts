@@ -140,8 +140,8 @@ export const REFINE_OPERATORS = Object.freeze({
 export type RefineOperator = keyof typeof REFINE_OPERATORS;
 
 /**
- * Options of the Refine provider: those of every client (`batch` names the resources whose createMany, updateMany
- * and deleteMany send one request), plus the filter field that is the term search.
+ * Options of the Refine provider: those of every client (`batch` names the resources whose createMany, updateMany,
+ * deleteMany, softDeleteMany and restoreMany send one request), plus the filter field that is the term search.
  * @example dataProvider('/api', { batch: ['products'] })
  */
 export interface RefineOptions extends ClientOptions {
@@ -248,6 +248,22 @@ export interface KoaFastCrudRefineProvider {
     readonly resource: string;
     readonly id: string | number;
   }): Promise<{ data: T }>;
+  /**
+   * `DELETE <resource>/soft?filter[<idField>][in]=…` for a resource named by the `batch` option (one atomic request per
+   * `batchSize` ids), else softDelete per id in parallel; resolves the soft-deleted records.
+   */
+  softDeleteMany<T extends BaseRecord = AnyRecord>(params: {
+    readonly resource: string;
+    readonly ids: readonly (string | number)[];
+  }): Promise<{ data: T[] }>;
+  /**
+   * `PATCH <resource>/restore?filter[<idField>][in]=…` for a resource named by the `batch` option (one atomic request
+   * per `batchSize` ids), else restore per id in parallel; resolves the restored records.
+   */
+  restoreMany<T extends BaseRecord = AnyRecord>(params: {
+    readonly resource: string;
+    readonly ids: readonly (string | number)[];
+  }): Promise<{ data: T[] }>;
   /** `GET <resource>/options?label=&value=`: `{ label, value }` pairs for a select box, ordered by label. */
   getOptions(params: {
     readonly resource: string;
@@ -426,6 +442,25 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
     },
     async restore({ resource, id }) {
       return { data: (await send('PATCH', url(resource, `${idPath(id)}/restore`))).data as AnyRecord };
+    },
+    async softDeleteMany({ resource, ids }) {
+      if (!batchesFor(options, resource)) return each(ids, (id) => send('DELETE', url(resource, `${idPath(id)}/soft`)));
+      const groups = await inGroups(
+        ids,
+        batchSize,
+        async (group) => (await send('DELETE', url(resource, '/soft', inFilter(group)))).data,
+      );
+      return { data: groups.flat() as AnyRecord[] };
+    },
+    async restoreMany({ resource, ids }) {
+      if (!batchesFor(options, resource))
+        return each(ids, (id) => send('PATCH', url(resource, `${idPath(id)}/restore`)));
+      const groups = await inGroups(
+        ids,
+        batchSize,
+        async (group) => (await send('PATCH', url(resource, '/restore', inFilter(group)))).data,
+      );
+      return { data: groups.flat() as AnyRecord[] };
     },
     async getOptions({ resource, label, value }) {
       const valueParam = value === undefined ? '' : `&value=${encodeURIComponent(value)}`;
