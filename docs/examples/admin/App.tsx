@@ -33,9 +33,11 @@ import { ProductListActions, ProductTrash, TRASH_PATH } from './trash.js';
 // #region provider
 /**
  * The API under the demo's /api; the provider speaks its filters, sort, pages and JSend replies. `products` has batch
- * routes: a bulk update, delete, soft delete or restore of the selected rows is one request, in one transaction.
+ * routes: a bulk update, delete, soft delete or restore of the selected rows is one request, in one transaction. Its
+ * edits are conditional: a save sends the ETag of the product the form loaded, so a product someone changed since is
+ * not overwritten.
  */
-const provider = dataProvider('/api', { batch: ['products'] });
+const provider = dataProvider('/api', { batch: ['products'], preconditions: ['products'] });
 // #endregion provider
 
 // #region list
