@@ -178,9 +178,9 @@ function parseGroup(
   return { nodes: [{ group: FILTER_GROUPS[key], items: kept }], failures: [] };
 }
 
-/** `['$or', '1', 'price']` as `filter.$or.1.price`; a top-level column alone as its name. */
+/** `['$or', '1', 'price']` as `filter.$or.1.price`, `['$or']` as `filter.$or`; a top-level column alone as its name. */
 function fieldPath(path: readonly string[]): string {
-  return path.length === 1 ? path[0]! : `filter.${path.join('.')}`;
+  return path.length === 1 && !path[0]!.startsWith('$') ? path[0]! : `filter.${path.join('.')}`;
 }
 
 function failed(failure: FailItem<ErrorCode>): ParsedObject {
