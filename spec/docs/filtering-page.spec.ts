@@ -129,12 +129,12 @@ describe('filters on the demo, as docs/guide/filtering.md describes them', () =>
     const [either, nested] = [...section.matchAll(/^GET (\/api\/products\?\S+)$/gm)].map(([, path]) => path!);
     const union = [...new Set([...(await names('/api/products?filter[name][like]=pan')), ...(await names('/api/products?filter[price][lt]=20'))])].sort();
     assert.deepEqual(await names(either!), union);
-    assert.ok(union.length >= 2 && toys.length === 1 && book.length === 1);
     const toys = await names('/api/products?filter[price][lt]=60&filter[category.name]=Toys&filter[name][like]=train');
     const book = await names('/api/products?filter[price][lt]=60&filter[sku]=BK-001');
+    assert.ok(union.length >= 2 && toys.length === 1 && book.length === 1);
     assert.deepEqual(await names(nested!), [...new Set([...book, ...toys])].sort());
     assert.deepEqual(await failure('/api/products?filter[$or][0][name][like]=x&filter[$or][1][price][lt]=cheap'), ['filter.$or.1.price invalidValue']);
-    assert.deepEqual(await failure('/api/products?filter[$or][0][$and][1][$or][0][$and][0][price][lt]=5'), ['filter.$or.0.$and.0.$or.0.$and invalidValue']);
+    assert.deepEqual(await failure('/api/products?filter[$or][0][$and][1][$or][0][$and][0][price]=5'), ['filter.$or.0.$and.0.$or.0.$and invalidValue']);
   });
 
   it('holds the limits of its limits table', async () => {
