@@ -334,7 +334,7 @@ describe('parseFilters with $or and $and groups', () => {
         ['invalidValue'],
         JSON.stringify(wrong),
       );
-      assert.match(parsed.failures[0]!.field, /^filter\.\$or/);
+      assert.match(String(parsed.failures[0]!.field), /^filter\.\$or/);
     }
     const secret = parseFilters(Product, { $and: [{ secret: 'x' }] }, settings);
     assert.deepEqual(
