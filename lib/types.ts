@@ -382,7 +382,8 @@ export interface Condition {
 }
 
 /**
- * Conditions of which any (`or`) or every (`and`) must hold: `filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5`.
+ * Conditions of which any (`or`) or every (`and`) must hold:
+ * `filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5`.
  * Each item is one filter object, its conditions ANDed; groups nest at most `FILTER_GROUP_DEPTH` deep.
  * @example { group: 'or', items: [[{ attribute: 'name', column: 'name', op: 'like', values: ['x'] }], [...]] }
  */

@@ -25,7 +25,8 @@ export interface FilterCondition {
 /**
  * A `filter[$or]` or `filter[$and]` group: items of which any (`or`) or every (`and`) must match, each item its
  * conditions and groups ANDed. The server takes groups three deep.
- * @example { group: 'or', items: [[{ field: 'name', op: 'like', value: 'pan' }], [{ field: 'price', op: 'lt', value: 5 }]] }
+ * @example
+ * ({ group: 'or', items: [[{ field: 'name', op: 'like', value: 'pan' }], [{ field: 'price', op: 'lt', value: 5 }]] })
  */
 export interface FilterGroup {
   readonly group: 'or' | 'and';
