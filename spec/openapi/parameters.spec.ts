@@ -166,6 +166,11 @@ describe("the demo document's query parameters, sent to the demo", () => {
 
   it('accepts every example and default, alone and all at once, every filter value its schema allows, and refuses one it does not, naming the column', async () => {
     const document = (await demo().get('/api/openapi.json')).body as Document;
+    const groups = document.paths['/products']!['get']!.parameters!.filter((p) => p.style === 'deepObject');
+    assert.deepEqual(
+      groups.map((p) => p.name),
+      ['filter[$or]', 'filter[$and]'],
+    );
     const { problems, sent } = await checkEveryParameter(demo(), '/api', document, stableId('product:BK-001'));
     assert.deepEqual(problems, []);
     assert.ok(sent > 400, `${sent} requests`);
