@@ -30,6 +30,8 @@ export type {
   FieldPolicy,
   Operator,
   Condition,
+  ConditionGroup,
+  FilterNode,
   DateSpan,
   TermSearch,
   SearchPlan,
@@ -94,10 +96,18 @@ export {
 export { replyForError, clientErrorOf, type ClientError } from './core/error-reply.js';
 export type { ErrorFields } from './core/constraint-fields.js';
 export { KNOWN_PARAMS, singleParam, unknownParams } from './core/query-params.js';
-export { QS_OPTIONS } from './core/qs-limits.js';
+export { QS_OPTIONS, QUERY_QS_OPTIONS } from './core/qs-limits.js';
 export { isStandardSchema, type StandardSchemaV1 } from './core/standard-schema.js';
 export { resolvePolicy, allowedColumn, type PolicyDeclaration } from './core/field-policy.js';
-export { parseFilters, OPERATORS, type FilterSettings, type ParsedFilters } from './core/filter-parser.js';
+export {
+  parseFilters,
+  everyCondition,
+  FILTER_GROUP_DEPTH,
+  FILTER_GROUPS,
+  OPERATORS,
+  type FilterSettings,
+  type ParsedFilters,
+} from './core/filter-parser.js';
 export { parseDateSpan, dateBoundValues, type DateKind } from './core/date-bounds.js';
 export { planSearch, type SearchRequest, type SearchSettings } from './core/search-plan.js';
 export { kindOf, type ValueKind } from './core/attribute-kinds.js';

@@ -382,6 +382,21 @@ export interface Condition {
 }
 
 /**
+ * Conditions of which any (`or`) or every (`and`) must hold:
+ * `filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5`.
+ * Each item is one filter object, its conditions ANDed; groups nest at most `FILTER_GROUP_DEPTH` deep.
+ * @example { group: 'or', items: [[{ attribute: 'name', column: 'name', op: 'like', values: ['x'] }], [...]] }
+ */
+export interface ConditionGroup {
+  readonly group: 'or' | 'and';
+  /** Each item's nodes are ANDed; never empty, and no item is empty. */
+  readonly items: readonly (readonly FilterNode[])[];
+}
+
+/** One node of a filter's condition tree: a condition, or a group of filter objects. */
+export type FilterNode = Condition | ConditionGroup;
+
+/**
  * What a date filter value covers, both ends included: instants (`Date`) on a DATE column, days
  * (`YYYY-MM-DD`) on a DATEONLY one. A condition's `eq`, `neq`, `in` and `nin` hold spans for
  * date-only, month and year values, which compile to ranges.
@@ -415,6 +430,8 @@ export interface TermSearch {
  */
 export interface SearchPlan {
   readonly conditions: readonly Condition[];
+  /** `filter[$or]` and `filter[$and]` groups, ANDed with the conditions; absent when there are none. */
+  readonly groups?: readonly ConditionGroup[] | undefined;
   readonly term: TermSearch | null;
   /** Attribute names with directions, a primary-key tiebreak last. */
   readonly order: readonly Order[];

@@ -64,7 +64,7 @@ const uuidMatch: LifecycleStep[] = [
   { kind: 'exit', status: [404], label: 'not a UUID: the route does not match (next route, or Koa’s 404)' },
 ];
 const queryString: LifecycleStep[] = [
-  { kind: 'step', label: 'Parse the query string', detail: 'qs: at most 3 brackets deep, 100 array items, 200 parameters' },
+  { kind: 'step', label: 'Parse the query string', detail: 'qs: at most 9 brackets deep, 100 array items, 200 parameters' },
   { kind: 'exit', status: [400], label: 'invalidValue: beyond a limit' },
 ];
 const jsonBody: LifecycleStep[] = [

@@ -6,7 +6,8 @@ import { compileSearch, type RelationSettings } from '../compile/search.js';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
 import { isUnreadableJson } from '../core/db-failure.js';
 import { unreadableJsonFilters } from '../core/json-filter-failure.js';
-import { isPrototypeKey, parseBrackets, prototypeKeys } from '../core/qs-limits.js';
+import { QUERY_QS_OPTIONS, isPrototypeKey, parseBrackets, prototypeKeys } from '../core/qs-limits.js';
+import { FILTER_GROUPS, everyCondition } from '../core/filter-parser.js';
 import { planSearch, type SearchRequest } from '../core/search-plan.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, markDefaultHooks, type ActionScope } from '../resource/scope.js';
@@ -23,7 +24,7 @@ import { placedRead } from './read-placement.js';
 import { queryStage, readStage, rowsStage } from './stages.js';
 
 /**
- * The bracket query string of a request, parsed with qs within fixed limits (QS_OPTIONS); Left when
+ * The bracket query string of a request, parsed with qs within fixed limits (QUERY_QS_OPTIONS); Left when
  * it goes beyond one (nesting, parameter count, list length), or when a filter names a column or an
  * operator that qs would silently drop (`filter[constructor]`, `filter[__proto__]`): `columnNotFound`
  * or `invalidOperator`, as for any other unknown name.
@@ -35,15 +36,23 @@ export function parseQuery(querystring: string): E.Either<FailItem, Record<strin
   const dropped = prototypeKeys(querystring).find(([root]) => root === 'filter');
   if (dropped !== undefined) return E.left(droppedFilter(dropped));
   return E.mapLeft((message: string): FailItem => ({ field: 'filter', error: 'invalidValue', message }))(
-    parseBrackets(querystring, 'The query string'),
+    parseBrackets(querystring, 'The query string', QUERY_QS_OPTIONS),
   );
 }
 
-/** The failure for a filter path qs drops: its column, or else its operator, is a prototype key. */
-function droppedFilter([, column = '', operator = '']: readonly string[]): FailItem {
-  return isPrototypeKey(column)
-    ? { field: column, error: 'columnNotFound', message: `The column ${JSON.stringify(column)} was not found` }
-    : { field: column, error: 'invalidOperator', message: `Unknown operator ${JSON.stringify(operator)}` };
+/**
+ * The failure for a filter path qs drops: its column, or else its operator, is a prototype key. Inside a `$or` or
+ * `$and` group the field is the path (`filter.$or.0.constructor`), as the filter parser names it.
+ */
+function droppedFilter(segments: readonly string[]): FailItem {
+  const at = segments.findIndex((segment, i) => i > 0 && isPrototypeKey(segment));
+  const isColumn = at <= 1 || Object.hasOwn(FILTER_GROUPS, segments[at - 2]!);
+  const path = segments.slice(1, isColumn ? at + 1 : at);
+  const field = path.length === 1 ? path[0]! : `filter.${path.join('.')}`;
+  const name = JSON.stringify(segments[at] ?? '');
+  return isColumn
+    ? { field, error: 'columnNotFound', message: `The column ${name} was not found` }
+    : { field, error: 'invalidOperator', message: `Unknown operator ${name}` };
 }
 
 /**
@@ -232,7 +241,7 @@ async function answerSearch(
  * @example catch (thrown) { return unreadableJsonReply(scope, plan, thrown); }
  */
 export function unreadableJsonReply(scope: ActionScope, plan: SearchPlan, thrown: unknown): Reply {
-  const items = isUnreadableJson(thrown) ? unreadableJsonFilters(plan.conditions) : [];
+  const items = isUnreadableJson(thrown) ? unreadableJsonFilters(everyCondition(plan)) : [];
   if (items.length === 0) throw thrown;
   return scope.answers.answerFail(items);
 }

@@ -23,6 +23,17 @@ export interface FilterCondition {
 }
 
 /**
+ * A `filter[$or]` or `filter[$and]` group: items of which any (`or`) or every (`and`) must match, each item its
+ * conditions and groups ANDed. The server takes groups three deep.
+ * @example
+ * ({ group: 'or', items: [[{ field: 'name', op: 'like', value: 'pan' }], [{ field: 'price', op: 'lt', value: 5 }]] })
+ */
+export interface FilterGroup {
+  readonly group: 'or' | 'and';
+  readonly items: readonly (readonly (FilterCondition | FilterGroup)[])[];
+}
+
+/**
  * What one search asks for, before it is written as a query string.
  * @example
  * ({
@@ -33,6 +44,8 @@ export interface FilterCondition {
  */
 export interface SearchQuery {
   readonly conditions?: readonly FilterCondition[];
+  /** `$or` and `$and` groups, ANDed with the conditions. */
+  readonly groups?: readonly FilterGroup[] | undefined;
   /** The term search (`filter[<termKey>]=`), over the resource's term fields. */
   readonly term?: string | undefined;
   readonly sort?: readonly { readonly field: string; readonly order: 'ASC' | 'DESC' }[];
@@ -322,6 +335,7 @@ export function fieldErrors(items: readonly FailItem[]): Record<string, string |
 export function searchParams(query: SearchQuery, termKey = 'term'): string {
   const pairs: [string, string][] = [];
   for (const condition of query.conditions ?? []) pairs.push(...conditionPairs(condition));
+  pairs.push(...groupPairs('filter', query.groups ?? []));
   if (query.term !== undefined && query.term.trim() !== '')
     pairs.push([`filter[${encodeURIComponent(termKey)}]`, query.term]);
   const sort = (query.sort ?? []).map(({ field, order }) => (order === 'DESC' ? `-${field}` : field));
@@ -333,15 +347,36 @@ export function searchParams(query: SearchQuery, termKey = 'term'): string {
   return pairs.map(([key, value]) => `${key}=${encodeURIComponent(value)}`).join('&');
 }
 
-/** The `filter[...]` pairs of one condition. */
-function conditionPairs({ field, op, value }: FilterCondition): [string, string][] {
+/**
+ * The pairs of the groups of one level under `prefix` (`filter`, `filter[$or][0]`). One `$or` per level is one list
+ * of items, so a second `$or` of the same level goes in as an item of that level's `$and` (which means the same);
+ * `$and` groups of one level are one list of items.
+ */
+function groupPairs(prefix: string, groups: readonly FilterGroup[]): [string, string][] {
+  const [first, ...more] = groups.filter((g) => g.group === 'or');
+  const and = groups.filter((g) => g.group === 'and').flatMap((g) => g.items);
+  const items = { $or: first?.items ?? [], $and: [...and, ...more.map((g) => [g])] };
+  return Object.entries(items).flatMap(([key, list]) =>
+    list.flatMap((item, i) => {
+      const at = `${prefix}[${key}][${i}]`;
+      const isGroup = (node: FilterCondition | FilterGroup): node is FilterGroup => 'group' in node;
+      return [
+        ...item.filter((node) => !isGroup(node)).flatMap((node) => conditionPairs(node as FilterCondition, at)),
+        ...groupPairs(at, item.filter(isGroup)),
+      ];
+    }),
+  );
+}
+
+/** The `filter[...]` pairs of one condition, under `prefix` (`filter`, or a group's item). */
+function conditionPairs({ field, op, value }: FilterCondition, prefix = 'filter'): [string, string][] {
   const arity = Object.hasOwn(OPERATORS, op) ? OPERATORS[op] : undefined;
   if (arity === undefined)
     throw new Error(
       `koa-fast-crud: unknown filter operator ${JSON.stringify(op)} on ${JSON.stringify(field)}; use one of ` +
         `${Object.keys(OPERATORS).join(', ')}`,
     );
-  const key = `filter[${encodeURIComponent(field)}][${op}]`;
+  const key = `${prefix}[${encodeURIComponent(field)}][${op}]`;
   if (arity === 'none') return [[key, '1']];
   if (op === 'json') return [[key, JSON.stringify(value)]];
   if (arity === 'one') {

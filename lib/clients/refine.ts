@@ -27,6 +27,7 @@ import {
   type ClientOptions,
   type FailItem,
   type FilterCondition,
+  type FilterGroup,
   type FilterOperator,
   type SearchQuery,
 } from './protocol.js';
@@ -35,6 +36,8 @@ export { CONFLICT_MESSAGE } from './protocol.js';
 export type {
   ClientOptions,
   FailItem,
+  FilterCondition,
+  FilterGroup,
   FilterOperator,
   HttpClientInit,
   HttpClientReply,
@@ -412,8 +415,8 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
     },
     getApiUrl: () => apiUrl,
     async custom({ url: target, method, filters, sorters, payload, query, headers, meta }) {
-      const { conditions, term, sort } = refineQuery({ filters, sorters }, searchField);
-      const searched = searchParams({ conditions, term, sort }, termKey);
+      const { conditions, groups, term, sort } = refineQuery({ filters, sorters }, searchField);
+      const searched = searchParams({ conditions, groups, term, sort }, termKey);
       const extra =
         query === undefined || query === null
           ? ''
@@ -487,7 +490,7 @@ export function refineQuery(
   params: Pick<RefineListParams, 'pagination' | 'sorters' | 'filters' | 'meta'>,
   searchField = 'q',
 ): SearchQuery & { readonly conditions: readonly FilterCondition[] } {
-  const { conditions, term } = refineConditions(params.filters ?? [], searchField);
+  const { conditions, groups, term } = refineConditions(params.filters ?? [], searchField);
   const pagination = params.pagination;
   const mode = pagination?.mode ?? 'server';
   const page =
@@ -496,6 +499,7 @@ export function refineQuery(
       : 'all';
   return {
     conditions,
+    ...(groups !== undefined && { groups }),
     term,
     sort: (params.sorters ?? []).map(({ field, order }) => ({ field, order: order === 'desc' ? 'DESC' : 'ASC' })),
     page,
@@ -504,49 +508,86 @@ export function refineQuery(
 }
 
 /**
- * Refine filters as the server's conditions and term search. Each operator maps by
- * `REFINE_OPERATORS`; any other (`startswith`, `containss`, `or`, `and`, …) throws an Error naming
- * it, as does the same field and operator given twice, rather than being dropped. A filter on
- * `searchField` (`q`) is the term search. An empty value (undefined, null, `''`, `[]`) adds
- * nothing, as a cleared filter input should; `null` and `nnull` take no value.
+ * Refine filters as the server's conditions, `$or`/`$and` groups and term search. Each operator maps by
+ * `REFINE_OPERATORS`, and a conditional filter (`{ operator: 'or' | 'and', value: [...] }`) is a group whose items
+ * are its filters, nested as Refine nests them (the server takes three deep); any other operator (`startswith`,
+ * `containss`, …) throws an Error naming it, as does the same field and operator given twice, rather than being
+ * dropped. A filter on `searchField` (`q`) is the term search, at the top only (inside a group it throws). An empty
+ * value (undefined, null, `''`, `[]`) adds nothing, as a cleared filter input should, and a group left without
+ * filters neither; `null` and `nnull` take no value.
  * @example refineConditions([{ field: 'price', operator: 'between', value: [20, 40] }]).conditions
  *   // [{ field: 'price', op: 'btw', value: [20, 40] }]
+ * @example refineConditions([{ operator: 'or', value: [{ field: 'name', operator: 'eq', value: 'a' }] }]).groups
+ *   // [{ group: 'or', items: [[{ field: 'name', op: 'eq', value: 'a' }]] }]
  */
 export function refineConditions(
   filters: readonly RefineFilter[],
   searchField = 'q',
-): { conditions: FilterCondition[]; term: string | undefined } {
+): { conditions: FilterCondition[]; groups?: FilterGroup[]; term: string | undefined } {
   const conditions: FilterCondition[] = [];
+  const groups: FilterGroup[] = [];
   let term: string | undefined;
   for (const filter of filters) {
-    const { field, operator, value } = filter;
-    if (field === undefined || !Object.hasOwn(REFINE_OPERATORS, operator)) {
-      const on = field === undefined ? '' : ` on ${JSON.stringify(field)}`;
-      throw new Error(
-        `koa-fast-crud/refine: the filter operator ${JSON.stringify(operator)}${on} ` +
-          'has no equivalent in koa-fast-crud; ' +
-          `use one of ${Object.keys(REFINE_OPERATORS).join(', ')} (several filters are already ANDed)`,
-      );
-    }
-    const op = REFINE_OPERATORS[operator as RefineOperator];
-    if (field === searchField && (op === 'eq' || op === 'like')) {
-      if (textOf(value).trim() !== '') term = textOf(value);
+    if (isConditional(filter)) {
+      groups.push(...refineGroup(filter, searchField));
       continue;
     }
-    if (
-      OPERATORS[op] !== 'none' &&
-      (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0))
-    )
+    const read = refineCondition(filter, searchField);
+    if (read === null) continue;
+    if ('term' in read) {
+      if (read.term.trim() !== '') term = read.term;
       continue;
-    if (conditions.some((c) => c.field === field && c.op === op)) {
+    }
+    if (conditions.some((c) => c.field === read.field && c.op === read.op)) {
       throw new Error(
-        `koa-fast-crud/refine: the filter ${JSON.stringify(field)} ${operator} is given twice; the server takes ` +
-          `one value per field and operator`,
+        `koa-fast-crud/refine: the filter ${JSON.stringify(read.field)} ${filter.operator} is given twice; the ` +
+          `server takes one value per field and operator`,
       );
     }
-    conditions.push(OPERATORS[op] === 'none' ? { field, op } : { field, op, value });
+    conditions.push(read);
   }
-  return { conditions, term };
+  return { conditions, ...(groups.length > 0 && { groups }), term };
+}
+
+/** True for Refine's `ConditionalFilter`: `or` or `and` over a list of filters. */
+function isConditional(filter: RefineFilter): boolean {
+  return (filter.operator === 'or' || filter.operator === 'and') && Array.isArray(filter.value);
+}
+
+/** A conditional filter as a group (none when every filter in it is empty); each of its filters is one item. */
+function refineGroup(filter: RefineFilter, searchField: string): FilterGroup[] {
+  const items = (filter.value as readonly RefineFilter[]).flatMap((inner): (FilterCondition | FilterGroup)[][] => {
+    if (isConditional(inner)) return refineGroup(inner, searchField).map((group) => [group]);
+    const read = refineCondition(inner, searchField);
+    if (read !== null && 'term' in read)
+      throw new Error(
+        `koa-fast-crud/refine: the search field ${JSON.stringify(searchField)} cannot be inside an ` +
+          `${JSON.stringify(filter.operator)} filter; give it beside the others`,
+      );
+    return read === null ? [] : [[read]];
+  });
+  return items.length === 0 ? [] : [{ group: filter.operator as FilterGroup['group'], items }];
+}
+
+/** One Refine filter as a condition, the term search, or null for an empty value; throws for another operator. */
+function refineCondition(filter: RefineFilter, searchField: string): FilterCondition | { term: string } | null {
+  const { field, operator, value } = filter;
+  if (field === undefined || !Object.hasOwn(REFINE_OPERATORS, operator)) {
+    const on = field === undefined ? '' : ` on ${JSON.stringify(field)}`;
+    throw new Error(
+      `koa-fast-crud/refine: the filter operator ${JSON.stringify(operator)}${on} ` +
+        'has no equivalent in koa-fast-crud; ' +
+        `use one of ${[...Object.keys(REFINE_OPERATORS), 'or', 'and'].join(', ')} (several filters are already ANDed)`,
+    );
+  }
+  const op = REFINE_OPERATORS[operator as RefineOperator];
+  if (field === searchField && (op === 'eq' || op === 'like')) return { term: textOf(value) };
+  if (
+    OPERATORS[op] !== 'none' &&
+    (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0))
+  )
+    return null;
+  return OPERATORS[op] === 'none' ? { field, op } : { field, op, value };
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   type OrderItem,
   type WhereOptions,
 } from 'sequelize';
-import type { RelationPolicy, RowScopes, SearchPlan } from '../types.js';
+import type { FilterNode, RelationPolicy, RowScopes, SearchPlan } from '../types.js';
 import { compileCondition, contains } from './condition.js';
 import { relationIncludes, relationOrder, relationWhere } from './relations.js';
 
@@ -30,7 +30,7 @@ export interface RelationSettings {
 }
 
 /**
- * Find options for a plan: its conditions and term search ANDed, soft-deleted rows left out
+ * Find options for a plan: its conditions, `$or`/`$and` groups and term search ANDed, soft-deleted rows left out
  * unless a condition is on the deleted-at attribute, its order, its page, and its includes.
  * Conditions and sorts through associations compile to subqueries, so rows are never repeated.
  * @example compileSearch(Product, plan, 'deletedAt')
@@ -42,10 +42,8 @@ export function compileSearch(
   deletedAt: string | undefined,
   relations: RelationSettings = { deletedAtField: 'deleted_at', policies: {} },
 ): FindOptions {
-  const clauses: WhereOptions[] = plan.conditions.map((condition) =>
-    condition.relation === undefined
-      ? compileCondition(model, condition)
-      : relationWhere(model, condition, relations.deletedAtField, relations.scopes),
+  const clauses: WhereOptions[] = [...plan.conditions, ...(plan.groups ?? [])].map((node) =>
+    compileNode(model, node, relations),
   );
   if (plan.term)
     clauses.push({
@@ -82,6 +80,24 @@ export function compileSearch(
 }
 
 type Literal = ReturnType<typeof Sequelize.literal>;
+
+/**
+ * One node of the condition tree: a condition (through its relation path as an `EXISTS`), or a `$or`/`$and` group
+ * as `Op.or`/`Op.and` of its items, each item's nodes ANDed. The row scopes stay outside: they are ANDed with the
+ * whole tree (`scopeQuery`), and a relation path's subquery keeps to them inside, so no `$or` reaches past them.
+ */
+function compileNode(model: ModelStatic<Model>, node: FilterNode, relations: RelationSettings): WhereOptions {
+  if ('group' in node) {
+    const items = node.items.map((item): WhereOptions => {
+      const clauses = item.map((child) => compileNode(model, child, relations));
+      return clauses.length === 1 ? clauses[0]! : { [Op.and]: clauses };
+    });
+    return { [node.group === 'or' ? Op.or : Op.and]: items };
+  }
+  return node.relation === undefined
+    ? compileCondition(model, node)
+    : relationWhere(model, node, relations.deletedAtField, relations.scopes);
+}
 
 /**
  * The alias prefix of the relation sort values a page with many-row includes selects (see

@@ -24,7 +24,7 @@ export const ERROR_TABLE = Object.freeze({
     status: 'validation',
     meaning:
       'a filter value that does not fit its column. Also: a bad `page`, `perPage`, `skipPagination` or `sort`, a ' +
-      'query string nested more than 3 brackets deep, a NUL character, a value the database rejects as out of ' +
+      'query string nested more than 9 brackets deep, a NUL character, a value the database rejects as out of ' +
       'range (PostgreSQL and MariaDB), or a row a CHECK constraint refuses (naming the column of a MariaDB column ' +
       'check, such as a JSON value over the 32 levels MariaDB stores)',
   },

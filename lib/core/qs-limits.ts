@@ -15,16 +15,30 @@ export const QS_OPTIONS = Object.freeze({
 } as const);
 
 /**
+ * The qs limits of query strings: QS_OPTIONS, brackets at most 9 deep. The deepest filter three `$or`/`$and` groups
+ * down needs them all: `filter[$or][0][$and][0][$or][0][sku][in][]=x` (each group adds `[$or][0]` to the three
+ * brackets of `filter[sku][in][]`). Bodies keep QS_OPTIONS' 3.
+ */
+export const QUERY_QS_OPTIONS = Object.freeze({ ...QS_OPTIONS, depth: 9 } as const);
+
+/** The qs options parseBrackets applies: QS_OPTIONS or QUERY_QS_OPTIONS. */
+export type BracketLimits = typeof QS_OPTIONS | typeof QUERY_QS_OPTIONS;
+
+/**
  * A bracket string (a query string, or an `application/x-www-form-urlencoded` body) parsed with qs
- * within QS_OPTIONS; Left is the message for a string beyond a limit, naming it as `what`.
+ * within `limits` (QS_OPTIONS unless told); Left is the message for a string beyond a limit, naming it as `what`.
  * A limit is never met by silently dropping parameters.
- * @example parseBrackets('a[b]=1', 'The query string') // right({ a: { b: '1' } })
+ * @example parseBrackets('a[b]=1', 'The query string', QUERY_QS_OPTIONS) // right({ a: { b: '1' } })
  * @example parseBrackets('a[b][c][d][e]=1', 'The body') // left('The body nests deeper than 3 brackets')
  */
-export function parseBrackets(text: string, what: string): E.Either<string, Record<string, unknown>> {
+export function parseBrackets(
+  text: string,
+  what: string,
+  limits: BracketLimits = QS_OPTIONS,
+): E.Either<string, Record<string, unknown>> {
   return E.tryCatch(
-    () => qs.parse(text, QS_OPTIONS) as Record<string, unknown>,
-    (thrown) => limitMessage(thrown instanceof Error ? thrown.message : '', what),
+    () => qs.parse(text, limits) as Record<string, unknown>,
+    (thrown) => limitMessage(thrown instanceof Error ? thrown.message : '', what, limits),
   );
 }
 
@@ -67,8 +81,8 @@ function segmentsOf(key: string): string[] {
   return [key.slice(0, open), ...children.map((child) => child.slice(1, -1))];
 }
 
-function limitMessage(reason: string, what: string): string {
-  if (/depth/i.test(reason)) return `${what} nests deeper than ${QS_OPTIONS.depth} brackets`;
+function limitMessage(reason: string, what: string, limits: BracketLimits): string {
+  if (/depth/i.test(reason)) return `${what} nests deeper than ${limits.depth} brackets`;
   if (/parameter limit/i.test(reason)) return `${what} has more than ${QS_OPTIONS.parameterLimit} parameters`;
   if (/array limit/i.test(reason))
     return `A list in ${what.charAt(0).toLowerCase()}${what.slice(1)} has more than ${QS_OPTIONS.arrayLimit} items`;

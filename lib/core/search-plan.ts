@@ -4,7 +4,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { AttributeSource, ErrorCode, FailItem, FastCrudConfig, Order, SearchPlan } from '../types.js';
 import { findColumn } from './columns.js';
 import { allowedColumn } from './field-policy.js';
-import { parseFilters, type FilterSettings } from './filter-parser.js';
+import { everyCondition, parseFilters, type FilterSettings } from './filter-parser.js';
 import { KNOWN_PARAMS, singleParam, unknownParams } from './query-params.js';
 import { parseInclude } from './relation-policy.js';
 import { isRelationPath, relationSort } from './relation-paths.js';
@@ -62,10 +62,12 @@ export function planSearch(
   const deletedAt = findColumn(model, settings.config.soft_delete.deleted_at_field)?.attribute;
   return E.right({
     conditions: filters.conditions,
+    ...(filters.groups !== undefined && { groups: filters.groups }),
     term: filters.term,
     order: sort.right,
     page: page.right,
-    trashed: filters.conditions.some((c) => c.attribute === deletedAt && c.relation === undefined),
+    // A condition on the deleted-at attribute anywhere, inside a $or too, replaces the default of live rows only.
+    trashed: everyCondition(filters).some((c) => c.attribute === deletedAt && c.relation === undefined),
     ...(include.right.length > 0 && { include: include.right }),
   });
 }

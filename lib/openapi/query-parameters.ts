@@ -1,7 +1,7 @@
 /** Search's query parameters, one per filterable column and operator, as generators and the explorer send them. */
 import { enumValues, kindOf, maxLength, type ValueKind } from '../core/attribute-kinds.js';
 import { DATE_PATTERNS } from '../core/date-bounds.js';
-import { operatorApplies } from '../core/filter-parser.js';
+import { FILTER_GROUP_DEPTH, FILTER_GROUPS, operatorApplies } from '../core/filter-parser.js';
 import { OPERATORS } from '../core/operators.js';
 import { QS_OPTIONS } from '../core/qs-limits.js';
 import type { RelationModel } from '../core/relation-paths.js';
@@ -16,7 +16,7 @@ export interface QueryParameter {
   readonly required: boolean;
   readonly description: string;
   readonly schema: JsonSchema;
-  readonly style?: 'form';
+  readonly style?: 'form' | 'deepObject';
   readonly explode?: boolean;
   readonly example?: unknown;
 }
@@ -128,7 +128,8 @@ function filterParameter(name: string, definition: AttributeDefinition, op: Oper
 /**
  * Every filter parameter of a resource: each filterable column, then each filterable column of
  * each association the relation policy opens (`filter[category.name][like]`), times every operator
- * the filter parser takes on that column's kind; then the term search (`filter[<termKey>]`).
+ * the filter parser takes on that column's kind; then `filter[$or]` and `filter[$and]` when there is any, and the
+ * term search (`filter[<termKey>]`).
  * @example filterParameters({ model: Product, policy }).map((p) => p.name) // ['filter[id][eq]', …]
  */
 export function filterParameters(shape: SearchShape): QueryParameter[] {
@@ -157,7 +158,40 @@ export function filterParameters(shape: SearchShape): QueryParameter[] {
             'Rows any of whose term fields contains the text, case-insensitively',
           ),
         ];
-  return [...columns(shape.model, shape.policy.filterable, ''), ...related, ...term];
+  const own = columns(shape.model, shape.policy.filterable, '');
+  const groups = own.length + related.length > 0 ? groupParameters((own[0] ?? related[0])!.name) : [];
+  return [...own, ...related, ...groups, ...term];
+}
+
+/**
+ * `filter[$or]` and `filter[$and]`: lists of filter objects written in brackets, as a deep object
+ * (`filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5`), nested at most `FILTER_GROUP_DEPTH` deep. `first`
+ * is the first column filter's name (`filter[id][eq]`): the example asks that column to be set (`nn`).
+ */
+function groupParameters(first: string | undefined): QueryParameter[] {
+  const [, column = 'id'] = /^filter\[([^\]]+)\]/.exec(first ?? '') ?? [];
+  return Object.entries(FILTER_GROUPS).map(([key, group]) =>
+    queryParameter(
+      `filter[${key}]`,
+      {
+        type: 'array',
+        minItems: 1,
+        maxItems: QS_OPTIONS.arrayLimit,
+        items: {
+          type: 'object',
+          additionalProperties: true,
+          description:
+            'A filter object, as filter itself: {column: {operator: value}} (a bare value means eq), and nested ' +
+            '$or or $and lists',
+        },
+      },
+      `Rows that match ${group === 'or' ? 'any' : 'every one'} of the listed filters, each written in brackets ` +
+        `after its index: filter[${key}][0][name][like]=x&filter[${key}][1][price][lt]=5. Every column filter ` +
+        `above may be used in an item, and $or and $and nest ${FILTER_GROUP_DEPTH} deep ` +
+        `(filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.`,
+      { style: 'deepObject', explode: true, example: [{ [column]: { nn: true } }] },
+    ),
+  );
 }
 
 /**

@@ -89,9 +89,30 @@ const value = fc.oneof(
 
 const enc = encodeURIComponent;
 
+/**
+ * Where a filter goes: the top, or inside `$or`/`$and` groups (one to four deep, the fourth refused), their keys
+ * and indices valid or not.
+ */
+const groupKey = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('$or', '$and') },
+  fc.constantFrom('$xor', '$', 'or', '$OR', '__proto__', '$or]'),
+);
+const groupIndex = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: 0, max: 2 }).map(String) },
+  fc.constantFrom('', 'x', '101', '-1'),
+);
+const groupPrefix = fc.oneof(
+  { weight: 2, arbitrary: fc.constant('filter') },
+  fc
+    .array(fc.tuple(groupKey, groupIndex), { minLength: 1, maxLength: 4 })
+    .map((steps) => `filter${steps.map(([k, i]) => `[${enc(k)}][${enc(i)}]`).join('')}`),
+);
+
 /** One query parameter of a search, an export or an options request. */
 const parameter = fc.oneof(
-  fc.tuple(column, operator, value).map(([c, o, v]) => `filter[${enc(c)}][${enc(o)}]=${enc(v)}`),
+  fc.tuple(groupPrefix, column, operator, value).map(([at, c, o, v]) => `${at}[${enc(c)}][${enc(o)}]=${enc(v)}`),
+  fc.tuple(groupPrefix, column, value).map(([at, c, v]) => `${at}[${enc(c)}]=${enc(v)}`),
+  fc.tuple(groupKey, value).map(([k, v]) => `filter[${enc(k)}]=${enc(v)}`),
   fc.tuple(column, value).map(([c, v]) => `filter[${enc(c)}]=${enc(v)}`),
   fc
     .tuple(column, fc.array(value, { maxLength: 3 }))

@@ -116,6 +116,8 @@ export interface FilterArb {
   readonly op: string;
   readonly text: string;
   readonly test: (row: ModelRow) => boolean;
+  /** True for a filter that adds no condition (a blank field): an `$or` item of only such filters drops out. */
+  readonly none?: boolean;
 }
 
 const num = (column: 'rank' | 'qty') => fc.integer({ min: -3, max: 5 }).map((n) => ({ n, column }));
@@ -294,6 +296,7 @@ const dateFilter: fc.Arbitrary<FilterArb> = fc.oneof(
       column,
       op: 'btw',
       text: `${low},${high}`,
+      ...(low === '' && high === '' && { none: true }),
       test: (row) => {
         if (low === '' && high === '') return true;
         const x = at(row);
@@ -325,6 +328,7 @@ const emptyFilter: fc.Arbitrary<FilterArb> = fc
       op,
       text: op === 'btw' ? `${blank},${blank}` : op === 'in' || op === 'nin' ? text : blank,
       test: () => true,
+      none: true,
     };
   });
 
@@ -336,33 +340,65 @@ const padded = (filter: fc.Arbitrary<FilterArb>) =>
       f.op === 'nn' || f.op === 'null' ? f : { ...f, text: `${left}${f.text}${right}` },
     );
 
+/**
+ * A `filter[$or]` or `filter[$and]` group: items of filters (at least one each, so qs sees every index) and nested
+ * groups, three groups deep at most.
+ */
+export interface GroupArb {
+  readonly kind: '$or' | '$and';
+  readonly items: readonly { readonly filters: readonly FilterArb[]; readonly groups: readonly GroupArb[] }[];
+}
+
 /** A generated search request. */
 export interface SearchValue {
   readonly filters: FilterArb[];
+  /** `$or`/`$and` groups, ANDed with the filters. */
+  readonly groups?: readonly GroupArb[];
   readonly sort: [Column, boolean][];
   readonly page: { page: number; perPage: number } | null;
 }
 
-/** A search request: filters, sort, page, and how the model reads it. */
+const anyFilterArb = padded(
+  fc.oneof(
+    numberFilter('rank'),
+    numberFilter('qty'),
+    nameFilter,
+    activeFilter,
+    trashFilter,
+    dateFilter,
+    emptyFilter,
+    { weight: 2, arbitrary: groupFilter },
+    { weight: 2, arbitrary: notesFilter },
+  ),
+);
+
+/** A group `depth` groups down (1 to 3). */
+function groupArb(depth: number): fc.Arbitrary<GroupArb> {
+  const item = fc.record({
+    filters: fc.uniqueArray(anyFilterArb, { minLength: 1, maxLength: 2, selector: (f) => `${f.column}.${f.op}` }),
+    groups:
+      depth >= 3
+        ? fc.constant([])
+        : fc.oneof(
+            { weight: 3, arbitrary: fc.constant([]) },
+            fc.tuple(fc.constant(null).chain(() => groupArb(depth + 1))),
+          ),
+  });
+  return fc.record({
+    kind: fc.constantFrom('$or' as const, '$and' as const),
+    items: fc.array(item, { minLength: 1, maxLength: 3 }),
+  });
+}
+
+/** A search request: filters, `$or`/`$and` groups, sort, page, and how the model reads it. */
 export const searchArb: fc.Arbitrary<SearchValue> = fc.record({
-  filters: fc.uniqueArray(
-    padded(
-      fc.oneof(
-        numberFilter('rank'),
-        numberFilter('qty'),
-        nameFilter,
-        activeFilter,
-        trashFilter,
-        dateFilter,
-        emptyFilter,
-        { weight: 2, arbitrary: groupFilter },
-        { weight: 2, arbitrary: notesFilter },
-      ),
-    ),
-    {
-      maxLength: 3,
-      selector: (f) => `${f.column}.${f.op}`,
-    },
+  filters: fc.uniqueArray(anyFilterArb, {
+    maxLength: 3,
+    selector: (f) => `${f.column}.${f.op}`,
+  }),
+  groups: fc.oneof(
+    { weight: 2, arbitrary: fc.constant([]) },
+    fc.uniqueArray(groupArb(1), { minLength: 1, maxLength: 2, selector: (group) => group.kind }),
   ),
   sort: fc.uniqueArray(fc.tuple(fc.constantFrom<Column>('name', 'rank', 'qty', 'active', 'group.name'), fc.boolean()), {
     maxLength: 3,
@@ -374,8 +410,20 @@ export const searchArb: fc.Arbitrary<SearchValue> = fc.record({
 });
 
 /** The query string of a generated request. */
-export function queryOf({ filters, sort, page }: SearchValue): string {
+export function queryOf({ filters, groups = [], sort, page }: SearchValue): string {
   const parts = filters.map((f) => `filter[${f.column}][${f.op}]=${encodeURIComponent(f.text)}`);
+  // One group per key at each level (the arbitrary keeps to that): a second `$or` would add items to the first.
+  const groupParts = (prefix: string, list: readonly GroupArb[]): string[] =>
+    list.flatMap(({ kind, items }) =>
+      items.flatMap(({ filters: own, groups: nested }, i) => {
+        const at = `${prefix}[${kind}][${i}]`;
+        return [
+          ...own.map((f) => `${at}[${f.column}][${f.op}]=${encodeURIComponent(f.text)}`),
+          ...groupParts(at, nested),
+        ];
+      }),
+    );
+  parts.push(...groupParts('filter', groups));
   // (a value's padding is sent as the client typed it: the library trims it)
   if (sort.length > 0) parts.push(`sort=${sort.map(([c, desc]) => (desc ? '-' : '') + c).join(',')}`);
   parts.push(page ? `page=${page.page}&perPage=${page.perPage}` : 'skipPagination=true');
@@ -388,8 +436,14 @@ export function queryOf({ filters, sort, page }: SearchValue): string {
  * ascending and last descending, as docs/guide/relations.md says.
  */
 export function modelSearch(rows: readonly ModelRow[], request: SearchValue) {
-  const trashed = request.filters.some((f) => f.column === 'deleted_at');
-  const matching = rows.filter((row) => (trashed || !row.deleted) && request.filters.every((f) => f.test(row)));
+  const groups = request.groups ?? [];
+  const trashed = [...request.filters, ...groups.flatMap(filtersIn)].some((f) => f.column === 'deleted_at');
+  const matching = rows.filter(
+    (row) =>
+      (trashed || !row.deleted) &&
+      request.filters.every((f) => f.test(row)) &&
+      groups.every((group) => groupTest(group)?.(row) ?? true),
+  );
   const compare = (a: Value | null, b: Value | null) =>
     a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1;
   const sorted = [...matching].sort((a, b) => {
@@ -404,4 +458,25 @@ export function modelSearch(rows: readonly ModelRow[], request: SearchValue) {
     ids: (page ? sorted.slice((page.page - 1) * page.perPage, page.page * page.perPage) : sorted).map((r) => r.id),
     count: matching.length,
   };
+}
+
+/** Every filter of a group, at any depth. */
+function filtersIn(group: GroupArb): FilterArb[] {
+  return group.items.flatMap((item) => [...item.filters, ...item.groups.flatMap(filtersIn)]);
+}
+
+/**
+ * The model's reading of a group: `$or` any item, `$and` every item, an item its filters and groups all; an item
+ * whose filters are all blank and whose groups all drop out drops out, and a group without items (undefined).
+ */
+function groupTest(group: GroupArb): ((row: ModelRow) => boolean) | undefined {
+  const items = group.items.flatMap(({ filters, groups }) => {
+    const tests = [
+      ...filters.filter((f) => f.none !== true).map((f) => f.test),
+      ...groups.flatMap((nested) => groupTest(nested) ?? []),
+    ];
+    return tests.length === 0 ? [] : [(row: ModelRow) => tests.every((test) => test(row))];
+  });
+  if (items.length === 0) return undefined;
+  return group.kind === '$or' ? (row) => items.some((test) => test(row)) : (row) => items.every((test) => test(row));
 }

@@ -1,6 +1,14 @@
 /** Arbitrary checked search plans over the catalog's Product, valid by construction, every client string marked. */
 import fc from 'fast-check';
-import type { Condition, Operator, Order, SearchPlan, TermSearch } from '../../lib/types.js';
+import type {
+  Condition,
+  ConditionGroup,
+  FilterNode,
+  Operator,
+  Order,
+  SearchPlan,
+  TermSearch,
+} from '../../lib/types.js';
 
 /** Starts every client string: no identifier the compiler writes contains it, so outside a literal it is a leak. */
 export const MARKER = '§';
@@ -135,20 +143,46 @@ const orderArb: fc.Arbitrary<Order[]> = fc
   )
   .map((order) => [...order, ['id', 'ASC'] as Order]);
 
+const anyConditionArb = fc.constantFrom(...Object.keys(ATTRIBUTES)).chain(conditionArb);
+
+/** A `$or`/`$and` group `depth` groups down (1 to 3), each item one to three nodes, never empty. */
+function groupArb(depth: number): fc.Arbitrary<ConditionGroup> {
+  const node: fc.Arbitrary<FilterNode> =
+    depth >= 3
+      ? anyConditionArb
+      : fc.oneof(
+          { weight: 3, arbitrary: anyConditionArb },
+          { weight: 1, arbitrary: fc.constant(null).chain(() => groupArb(depth + 1)) },
+        );
+  return fc.record({
+    group: fc.constantFrom<ConditionGroup['group']>('or', 'and'),
+    items: fc.array(fc.array(node, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }),
+  });
+}
+
+/** Every condition of a node list, inside groups too. */
+const flat = (nodes: readonly FilterNode[]): Condition[] =>
+  nodes.flatMap((node) => ('group' in node ? node.items.flatMap(flat) : [node]));
+
 /** A plan as planSearch would return for the catalog's Product, and the marker its client strings carry. */
 export const searchPlanArb = fc
   .record({
-    conditions: fc.uniqueArray(fc.constantFrom(...Object.keys(ATTRIBUTES)).chain(conditionArb), {
+    conditions: fc.uniqueArray(anyConditionArb, {
       maxLength: 4,
       selector: (c) => c.attribute,
     }),
+    groups: fc.option(fc.array(groupArb(1), { minLength: 1, maxLength: 2 }), { nil: undefined, freq: 3 }),
     term: fc.option(termArb, { nil: null }),
     order: orderArb,
     page: fc.option(fc.record({ page: fc.integer({ min: 1, max: 1000 }), perPage: fc.integer({ min: 1, max: 500 }) }), {
       nil: null,
     }),
   })
-  .map((parts): { plan: SearchPlan; marker: string } => ({
-    plan: { ...parts, trashed: parts.conditions.some((c) => c.attribute === 'deletedAt') },
+  .map(({ groups, ...parts }): { plan: SearchPlan; marker: string } => ({
+    plan: {
+      ...parts,
+      ...(groups !== undefined && { groups }),
+      trashed: flat([...parts.conditions, ...(groups ?? [])]).some((c) => c.attribute === 'deletedAt'),
+    },
     marker: MARKER,
   }));

@@ -14,7 +14,8 @@ import { filterConditions, listQuery } from 'koa-fast-crud/react-admin';
 import { REFINE_OPERATORS, refineConditions, refineQuery } from 'koa-fast-crud/refine';
 import type { FilterOperator } from '../../lib/clients/protocol.js';
 import { BATCH_SIZE, batchesFor, inGroups, searchParams } from '../../lib/clients/protocol.js';
-import { parseBrackets } from '../../lib/core/qs-limits.js';
+import { parseBrackets, QUERY_QS_OPTIONS } from '../../lib/core/qs-limits.js';
+import type { FilterNode } from '../../lib/types.js';
 
 const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
 const Item = sequelize.define(
@@ -32,7 +33,7 @@ const settings = {
 
 /** What the server plans of a query string: the Right of planSearch, or a test failure naming its Left. */
 function serverPlan(query: string) {
-  const parsed = parseBrackets(query, 'the query');
+  const parsed = parseBrackets(query, 'the query', QUERY_QS_OPTIONS);
   assert.ok(E.isRight(parsed), `${query}: ${JSON.stringify(parsed)}`);
   assert.deepEqual(
     unknownParams(Object.keys(parsed.right), KNOWN_PARAMS.search),
@@ -109,6 +110,86 @@ describe('the refine provider query', () => {
           assert.deepEqual(plan.page, { page, perPage: pageSize });
         },
       ),
+    );
+  });
+
+  /** A Refine conditional filter (`or`/`and`) `depth` deep (1 to 3), of one to three filters each. */
+  type Conditional = {
+    operator: 'or' | 'and';
+    value: (Conditional | { field: string; operator: string; value: unknown })[];
+  };
+  const operatorArb = fc.constantFrom(...(Object.keys(REFINE_OPERATORS) as (keyof typeof REFINE_OPERATORS)[]));
+  const conditionalArb = (depth: number): fc.Arbitrary<Conditional> =>
+    fc.record({
+      operator: fc.constantFrom('or' as const, 'and' as const),
+      value: fc.array(
+        depth >= 3
+          ? operatorArb.chain(refineFilterArb)
+          : fc.oneof(
+              { weight: 3, arbitrary: operatorArb.chain(refineFilterArb) },
+              fc.constant(null).chain(() => conditionalArb(depth + 1)),
+            ),
+        { minLength: 1, maxLength: 3 },
+      ),
+    });
+  type Shape = { group: string; items: (Shape | string)[][] };
+  const expectedShape = (c: Conditional): Shape => ({
+    group: c.operator,
+    items: c.value.map((f) =>
+      'field' in f
+        ? [`${f.field} ${REFINE_OPERATORS[f.operator as keyof typeof REFINE_OPERATORS]}`]
+        : [expectedShape(f)],
+    ),
+  });
+  const planShape = (node: FilterNode): Shape | string =>
+    'group' in node
+      ? { group: node.group, items: node.items.map((item) => item.map(planShape)) }
+      : `${node.attribute} ${node.op}`;
+
+  it('law: Refine conditional filters (or, and, nested three deep) write $or/$and groups the server plans as the same tree', () => {
+    fc.assert(
+      fc.property(
+        conditionalArb(1),
+        fc.option(operatorArb.chain(refineFilterArb), { nil: undefined }),
+        (conditional, beside) => {
+          const filters = [...(beside === undefined ? [] : [beside]), conditional];
+          const query = searchParams(refineQuery({ filters }));
+          const plan = serverPlan(query);
+          assert.equal(plan.conditions.length, beside === undefined ? 0 : 1, query);
+          assert.deepEqual(plan.groups?.map(planShape), [expectedShape(conditional)], query);
+        },
+      ),
+    );
+  });
+
+  it('writes a second or of one level as an item of its and, drops empty filters and groups, and keeps q out of groups', () => {
+    const name = (value: string) => ({ field: 'name', operator: 'eq', value });
+    const query = searchParams(
+      refineQuery({
+        filters: [
+          { operator: 'or', value: [name('a'), name('b')] },
+          {
+            operator: 'or',
+            value: [name('c'), { operator: 'and', value: [name(''), { field: 'price', operator: 'in', value: [] }] }],
+          },
+          { operator: 'and', value: [name('d')] },
+        ],
+        pagination: { mode: 'off' },
+      }),
+    );
+    assert.equal(
+      decodeURIComponent(query),
+      'filter[$or][0][name][eq]=a&filter[$or][1][name][eq]=b&filter[$and][0][name][eq]=d&' +
+        'filter[$and][1][$or][0][name][eq]=c&skipPagination=true',
+    );
+    assert.deepEqual(serverPlan(query).groups?.map(planShape), [
+      { group: 'or', items: [['name eq'], ['name eq']] },
+      { group: 'and', items: [['name eq'], [{ group: 'or', items: [['name eq']] }]] },
+    ]);
+    assert.deepEqual(refineConditions([{ operator: 'or', value: [name('')] }]), { conditions: [], term: undefined });
+    assert.throws(
+      () => refineConditions([{ operator: 'or', value: [{ field: 'q', operator: 'contains', value: 'x' }] }]),
+      /the search field "q" cannot be inside an "or" filter/,
     );
   });
 

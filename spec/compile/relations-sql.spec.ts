@@ -59,6 +59,18 @@ const PLANS: Record<string, SearchPlan> = {
     ],
   },
   'include belongs-to and has-many': { ...base, include: ['category', 'tags', 'reviews'] },
+  '$or of a relation path and an own column': {
+    ...base,
+    groups: [
+      {
+        group: 'or',
+        items: [
+          [through(['category'], 'name', 'like', ['kit'])],
+          [through(['order', 'customer'], 'email', 'eq', ['a@b.c'])],
+        ],
+      },
+    ],
+  },
 };
 
 for (const dialect of DIALECTS) {

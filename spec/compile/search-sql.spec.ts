@@ -105,6 +105,45 @@ const PLANS: Record<string, SearchPlan> = {
     ],
   },
   'page 3 of 25': { ...base, page: { page: 3, perPage: 25 } },
+  '$or of two filters, one of two conditions': {
+    ...where(on('active', 'eq', [true])),
+    groups: [
+      {
+        group: 'or',
+        items: [[on('name', 'like', ["it's"])], [on('price', 'lt', [5]), on('stock', 'nn', [])]],
+      },
+    ],
+  },
+  '$or › $and › $or, three groups deep': {
+    ...base,
+    groups: [
+      {
+        group: 'or',
+        items: [
+          [on('sku', 'in', ['a', 'b'])],
+          [
+            {
+              group: 'and',
+              items: [
+                [on('price', 'btw', [1, 2])],
+                [
+                  {
+                    group: 'or',
+                    items: [[on('stock', 'gtn', [3])], [on('releasedOn', 'lte', ['2024-01-31'], 'released_on')]],
+                  },
+                ],
+              ],
+            },
+          ],
+        ],
+      },
+    ],
+  },
+  '$and beside a term search': {
+    ...base,
+    groups: [{ group: 'and', items: [[on('name', 'neq', ['x'])], [on('tags', 'json', [['a']])]] }],
+    term: { columns: [{ column: 'sku', isText: true }], text: 'ab' },
+  },
   'no page (skipPagination)': { ...base, page: null },
 };
 

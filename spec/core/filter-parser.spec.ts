@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { DataTypes, Sequelize } from 'sequelize';
 import { DEFAULT_CONFIG } from '../../lib/core/config.js';
 import { resolvePolicy } from '../../lib/core/field-policy.js';
-import { OPERATORS, parseFilters } from '../../lib/core/filter-parser.js';
-import type { Operator } from '../../lib/types.js';
+import { everyCondition, FILTER_GROUP_DEPTH, OPERATORS, parseFilters } from '../../lib/core/filter-parser.js';
+import type { Condition, FilterNode, Operator } from '../../lib/types.js';
 import { blankArb, paddingArb } from '../arbitraries/filter-value-arb.js';
 
 const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
@@ -231,6 +231,196 @@ describe('parseFilters', () => {
             assert.ok(Object.hasOwn(OPERATORS, c.op));
             assert.ok(settings.policy.filterable.has(c.attribute));
           }
+        },
+      ),
+    );
+  });
+});
+
+describe('parseFilters with $or and $and groups', () => {
+  const eq = (attribute: string, value: unknown): Condition => ({
+    attribute,
+    column: attribute,
+    op: 'eq',
+    values: [value],
+  });
+
+  it('returns a group per $or or $and key, each item a filter object of ANDed conditions, beside the conditions', () => {
+    const parsed = parseFilters(
+      Product,
+      {
+        active: 'true',
+        $or: [{ name: { like: 'x' } }, { price: { lt: '5' }, name: 'b' }],
+        $and: [{ price: { gt: '1' } }],
+      },
+      settings,
+    );
+    assert.deepEqual(parsed.failures, []);
+    assert.deepEqual(parsed.conditions, [eq('active', true)]);
+    assert.deepEqual(parsed.groups, [
+      {
+        group: 'or',
+        items: [
+          [{ attribute: 'name', column: 'name', op: 'like', values: ['x'] }],
+          [{ attribute: 'price', column: 'price', op: 'lt', values: [5] }, eq('name', 'b')],
+        ],
+      },
+      { group: 'and', items: [[{ attribute: 'price', column: 'price', op: 'gt', values: [1] }]] },
+    ]);
+    assert.equal(parseFilters(Product, { name: 'a' }, settings).groups, undefined, 'no groups key without groups');
+  });
+
+  it('nests groups three deep ($or › $and › $or), and refuses a fourth naming its path', () => {
+    const deepest = { $or: [{ $and: [{ $or: [{ name: 'a' }, { price: { in: ['1', '2'] } }] }, { active: '1' }] }] };
+    const parsed = parseFilters(Product, deepest, settings);
+    assert.deepEqual(parsed.failures, []);
+    assert.deepEqual(parsed.groups, [
+      {
+        group: 'or',
+        items: [
+          [
+            {
+              group: 'and',
+              items: [
+                [
+                  {
+                    group: 'or',
+                    items: [[eq('name', 'a')], [{ attribute: 'price', column: 'price', op: 'in', values: [1, 2] }]],
+                  },
+                ],
+                [eq('active', true)],
+              ],
+            },
+          ],
+        ],
+      },
+    ]);
+    const tooDeep = parseFilters(Product, { $or: [{ $and: [{ $or: [{ $and: [{ name: 'a' }] }] }] }] }, settings);
+    assert.deepEqual(
+      tooDeep.failures.map((f) => [f.field, f.error]),
+      [['filter.$or.0.$and.0.$or.0.$and', 'invalidValue']],
+    );
+    assert.match(tooDeep.failures[0]!.message, /deeper than 3/);
+  });
+
+  it('names the path of every mistake inside a group: unknown keys, wrong nesting, empty groups, bad values', () => {
+    const { failures } = parseFilters(
+      Product,
+      {
+        $or: [{ name: { like: 'x' } }, { price: { lt: 'cheap' } }, { colour: 'red', name: { regex: 'x' } }, 'x'],
+        $and: [],
+        $xor: [{ name: 'a' }],
+        $not: 'x',
+      },
+      settings,
+    );
+    assert.deepEqual(
+      failures.map((f) => [f.field, f.error]),
+      [
+        ['filter.$or.1.price', 'invalidValue'],
+        ['filter.$or.2.colour', 'columnNotFound'],
+        ['filter.$or.2.name', 'invalidOperator'],
+        ['filter.$or.3', 'invalidValue'],
+        ['filter.$and', 'invalidValue'],
+        ['filter.$xor', 'invalidOperator'],
+        ['filter.$not', 'invalidOperator'],
+      ],
+    );
+    assert.equal(failures[0]!.message, 'filter.$or.1.price must be a number');
+    for (const wrong of ['x', '', { 0: { name: 'a' } }, [[{ name: 'a' }]]]) {
+      const parsed = parseFilters(Product, { $or: wrong }, settings);
+      assert.deepEqual(
+        parsed.failures.map((f) => f.error),
+        ['invalidValue'],
+        JSON.stringify(wrong),
+      );
+      assert.match(String(parsed.failures[0]!.field), /^filter\.\$or/);
+    }
+    const secret = parseFilters(Product, { $and: [{ secret: 'x' }] }, settings);
+    assert.deepEqual(
+      secret.failures.map((f) => [f.field, f.error]),
+      [['filter.$and.0.secret', 'columnNotFound']],
+    );
+    const term = parseFilters(Product, { $or: [{ term: 'x' }] }, settings);
+    assert.deepEqual(
+      term.failures.map((f) => [f.field, f.error]),
+      [['filter.$or.0.term', 'invalidValue']],
+    );
+  });
+
+  it('drops an item whose values are all empty, and a group left without items, as it drops an empty field', () => {
+    const parsed = parseFilters(
+      Product,
+      { $or: [{ name: '' }, { price: { lt: '5' } }], $and: [{ name: { like: ' ' } }] },
+      settings,
+    );
+    assert.deepEqual(parsed.failures, []);
+    assert.deepEqual(parsed.groups, [
+      { group: 'or', items: [[{ attribute: 'price', column: 'price', op: 'lt', values: [5] }]] },
+    ]);
+    assert.equal(parseFilters(Product, { $or: [{ name: '' }] }, settings).groups, undefined);
+  });
+
+  it('everyCondition returns the conditions at every depth', () => {
+    const parsed = parseFilters(Product, { name: 'a', $or: [{ price: '1' }, { $and: [{ active: '0' }] }] }, settings);
+    assert.deepEqual(
+      everyCondition(parsed).map((c) => c.attribute),
+      ['name', 'price', 'active'],
+    );
+  });
+
+  const specArb = fc.oneof(
+    fc.constantFrom('5', ' ', 'x', '1,2', 'true', '2024-01'),
+    fc.dictionary(fc.constantFrom('eq', 'lt', 'in', 'like', 'nn', 'btw', 'zz'), fc.constantFrom('5', '', 'a', '1,2')),
+  );
+  const objectArb = fc.dictionary(fc.constantFrom('name', 'price', 'active', 'day', 'secret', 'nope'), specArb, {
+    minKeys: 1,
+    maxKeys: 3,
+  });
+  // A message starting with the field (`price must be a number`) starts with the path; others name the column.
+  const prefixed = (parsed: ReturnType<typeof parseFilters>, prefix: string) =>
+    parsed.failures.map((f) => ({
+      ...f,
+      field: `${prefix}${f.field}`,
+      message: f.message.startsWith(`${f.field} `) ? `${prefix}${f.message}` : f.message,
+    }));
+
+  it('a filter object means the same at the top and as the one item of a $and or $or, its failures under the path (property)', () => {
+    fc.assert(
+      fc.property(objectArb, fc.constantFrom('$or', '$and'), (object, key) => {
+        const top = parseFilters(Product, object, settings);
+        const grouped = parseFilters(Product, { [key]: [object] }, settings);
+        assert.deepEqual(grouped.failures, prefixed(top, `filter.${key}.0.`));
+        if (top.failures.length > 0) return;
+        assert.deepEqual(
+          grouped.groups,
+          top.conditions.length === 0 ? undefined : [{ group: key.slice(1), items: [top.conditions] }],
+        );
+        assert.deepEqual(grouped.conditions, []);
+      }),
+    );
+  });
+
+  it('nests any filter object up to FILTER_GROUP_DEPTH groups and no deeper, never throwing (property)', () => {
+    fc.assert(
+      fc.property(
+        objectArb,
+        fc.array(fc.constantFrom('$or', '$and'), { minLength: 1, maxLength: 5 }),
+        (object, keys) => {
+          const filter = keys.reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: [inner] }), object);
+          const parsed = parseFilters(Product, filter, settings);
+          if (keys.length > FILTER_GROUP_DEPTH) {
+            assert.equal(parsed.failures.length, 1);
+            assert.equal(parsed.failures[0]!.field, `filter.${keys.slice(0, FILTER_GROUP_DEPTH + 1).join('.0.')}`);
+            return;
+          }
+          const top = parseFilters(Product, object, settings);
+          assert.deepEqual(parsed.failures.length, top.failures.length);
+          if (top.failures.length > 0) return;
+          assert.deepEqual(everyCondition(parsed), top.conditions);
+          const depth = (nodes: readonly FilterNode[]): number =>
+            Math.max(0, ...nodes.map((n) => ('group' in n ? 1 + Math.max(...n.items.map(depth)) : 0)));
+          assert.equal(depth(parsed.groups ?? []), top.conditions.length === 0 ? 0 : keys.length);
         },
       ),
     );

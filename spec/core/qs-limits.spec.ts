@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { parseQuery } from '../../lib/actions/search.js';
-import { QS_OPTIONS, parseBrackets, prototypeKeys } from '../../lib/core/qs-limits.js';
+import { QS_OPTIONS, QUERY_QS_OPTIONS, parseBrackets, prototypeKeys } from '../../lib/core/qs-limits.js';
 
 describe('parseBrackets', () => {
   it('returns the nested object of a bracket string, without prototype keys', () => {
@@ -24,13 +24,30 @@ describe('parseBrackets', () => {
     assert.ok(E.isRight(parseBrackets(many(200), 'The body')));
   });
 
+  it('nests query strings 9 brackets deep, as three $or/$and groups need, and bodies 3', () => {
+    const deepest = 'filter[$or][0][$and][0][$or][0][sku][in][]=x';
+    assert.deepEqual(
+      parseBrackets(deepest, 'The query string', QUERY_QS_OPTIONS),
+      E.right({ filter: { $or: [{ $and: [{ $or: [{ sku: { in: ['x'] } }] }] }] } }),
+    );
+    assert.deepEqual(
+      parseBrackets(`${deepest.slice(0, -2)}[y]=x`, 'The query string', QUERY_QS_OPTIONS),
+      E.left('The query string nests deeper than 9 brackets'),
+    );
+    assert.deepEqual(parseBrackets(deepest, 'The body'), E.left('The body nests deeper than 3 brackets'));
+    assert.deepEqual({ ...QUERY_QS_OPTIONS, depth: QS_OPTIONS.depth }, { ...QS_OPTIONS });
+  });
+
   it('law: returns what parseQuery returns for the query string, as one set of limits', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.constantFrom('a', 'a[b]', 'a[b][c][d][e]', 'l[]'), fc.string()), { maxLength: 250 }),
+        fc.array(
+          fc.tuple(fc.constantFrom('a', 'a[b]', 'a[b][c][d][e]', 'a[b][c][d][e][f][g][h][i][j]', 'l[]'), fc.string()),
+          { maxLength: 250 },
+        ),
         (pairs) => {
           const text = pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
-          const brackets = parseBrackets(text, 'The query string');
+          const brackets = parseBrackets(text, 'The query string', QUERY_QS_OPTIONS);
           const query = parseQuery(text);
           assert.equal(E.isLeft(brackets), E.isLeft(query));
           if (E.isLeft(brackets) && E.isLeft(query)) assert.equal(query.left.message, brackets.left);
@@ -60,6 +77,18 @@ describe('parseQuery with keys qs drops', () => {
     assert.deepEqual(
       parseQuery('filter[name][constructor]=1'),
       E.left({ field: 'name', error: 'invalidOperator', message: 'Unknown operator "constructor"' }),
+    );
+    assert.deepEqual(
+      parseQuery('filter[$or][0][$and][1][toString]=1'),
+      E.left({
+        field: 'filter.$or.0.$and.1.toString',
+        error: 'columnNotFound',
+        message: 'The column "toString" was not found',
+      }),
+    );
+    assert.deepEqual(
+      parseQuery('filter[$or][0][name][__proto__]=1'),
+      E.left({ field: 'filter.$or.0.name', error: 'invalidOperator', message: 'Unknown operator "__proto__"' }),
     );
     assert.deepEqual(parseQuery('filter[prototype]=1'), E.right({ filter: { prototype: '1' } }));
     assert.deepEqual(parseQuery('constructor=1&page=2'), E.right({ page: '2' }));

@@ -151,6 +151,36 @@ describe('parseFilters through associations', () => {
     assert.ok(parsed.conditions[2]!.values[0] instanceof Date);
   });
 
+  it('returns relation paths inside $or groups, and names a refused one by its path', () => {
+    const parsed = parseFilters(
+      Product,
+      { $or: [{ 'category.id': '1' }, { 'order.customer.country.code': 'NL' }] },
+      settings,
+    );
+    assert.deepEqual(parsed.failures, []);
+    assert.deepEqual(parsed.groups, [
+      {
+        group: 'or',
+        items: [
+          [{ attribute: 'id', column: 'id', op: 'eq', values: [1], relation: ['category'] }],
+          [{ attribute: 'code', column: 'code', op: 'eq', values: ['NL'], relation: ['order', 'customer', 'country'] }],
+        ],
+      },
+    ]);
+    const refused = parseFilters(
+      Product,
+      { $or: [{ id: '1' }, { 'category.nope': '1', 'category.meta': { like: 'x' } }] },
+      settings,
+    );
+    assert.deepEqual(
+      refused.failures.map((f) => [f.field, f.error]),
+      [
+        ['filter.$or.1.category.nope', 'columnNotFound'],
+        ['filter.$or.1.category.meta', 'invalidOperator'],
+      ],
+    );
+  });
+
   it('returns the operator checks of the related attribute (like on JSON is refused)', () => {
     const parsed = parseFilters(Product, { 'category.meta': { like: 'x' } }, settings);
     assert.equal(parsed.failures[0]?.error, 'invalidOperator');

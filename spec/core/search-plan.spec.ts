@@ -30,6 +30,19 @@ describe('planSearch', () => {
     );
   });
 
+  it('returns the $or and $and groups of the filter, trashed when a condition inside one is on deleted-at', () => {
+    const plan = planOf({ filter: { $or: [{ name: 'a' }, { $and: [{ deletedAt: { nn: '1' } }] }] } });
+    assert.deepEqual(plan.conditions, []);
+    assert.equal(plan.groups?.[0]?.group, 'or');
+    assert.equal(plan.trashed, true);
+    assert.equal(planOf({ filter: { $or: [{ name: 'a' }] } }).trashed, false);
+    const failed = planSearch(Product, { filter: { $or: [{ price: { gt: 'x' } }] }, sort: 'nope' }, settings);
+    assert.deepEqual(
+      E.mapLeft((items: { field: string | null }[]) => items.map((item) => item.field))(failed),
+      E.left(['filter.$or.0.price', 'nope']),
+    );
+  });
+
   it('returns sort clauses by attribute name with the primary key as tiebreak', () => {
     assert.deepEqual(planOf({ sort: '-price,createdAt' }).order, [
       ['price', 'DESC'],

@@ -124,9 +124,23 @@ describe('filters on the demo, as docs/guide/filtering.md describes them', () =>
     assert.deepEqual(await failure('/api/products?filter[price][btw]=20'), ['price invalidValue']);
   });
 
+  it('runs the examples of its $or and $and section as the union and intersection they read as', async () => {
+    const section = page.slice(page.indexOf('## `$or` and `$and`'), page.indexOf('## Operators'));
+    const [either, nested] = [...section.matchAll(/^GET (\/api\/products\?\S+)$/gm)].map(([, path]) => path!);
+    const union = [...new Set([...(await names('/api/products?filter[name][like]=pan')), ...(await names('/api/products?filter[price][lt]=20'))])].sort();
+    assert.deepEqual(await names(either!), union);
+    const toys = await names('/api/products?filter[price][lt]=60&filter[category.name]=Toys&filter[name][like]=train');
+    const book = await names('/api/products?filter[price][lt]=60&filter[sku]=BK-001');
+    assert.ok(union.length >= 2 && toys.length === 1 && book.length === 1);
+    assert.deepEqual(await names(nested!), [...new Set([...book, ...toys])].sort());
+    assert.deepEqual(await failure('/api/products?filter[$or][0][name][like]=x&filter[$or][1][price][lt]=cheap'), ['filter.$or.1.price invalidValue']);
+    assert.deepEqual(await failure('/api/products?filter[$or][0][$and][1][$or][0][$and][0][price]=5'), ['filter.$or.0.$and.0.$or.0.$and invalidValue']);
+  });
+
   it('holds the limits of its limits table', async () => {
     assert.deepEqual(await names('/api/products?filter[sku][in][]=BK-001'), ['The Pragmatic Programmer']);
-    assert.deepEqual(await failure('/api/products?filter[sku][in][x][]=BK-001'), ['filter invalidValue']);
+    assert.deepEqual(await names('/api/products?filter[$or][0][$and][0][$or][0][sku][in][]=BK-001'), ['The Pragmatic Programmer']);
+    assert.deepEqual(await failure('/api/products?filter[$or][0][$and][0][$or][0][sku][in][x][]=BK-001'), ['filter invalidValue']);
     const list = (n: number) => Array.from({ length: n }, (_, i) => `filter[sku][in][]=${i === 0 ? 'BK-001' : `X${i}`}`).join('&');
     assert.deepEqual(await names(`/api/products?${list(100)}`), ['The Pragmatic Programmer']);
     assert.deepEqual(await failure(`/api/products?${list(101)}`), ['filter invalidValue']);

@@ -83,7 +83,7 @@ interface Probe {
 const PROBES: Readonly<Record<ActionName, readonly Probe[]>> = {
   search: [
     { exit: 0, method: 'GET', path: '/api/products', init: denied },
-    { exit: 1, method: 'GET', path: '/api/products?filter[a][b][c][d]=1' },
+    { exit: 1, method: 'GET', path: '/api/products?filter[a][b][c][d][e][f][g][h][i][j]=1' },
     { exit: 2, method: 'GET', path: '/api/products?sort=colour' },
   ],
   options: [
@@ -135,7 +135,7 @@ const PROBES: Readonly<Record<ActionName, readonly Probe[]>> = {
   ],
   exportCsv: [
     { exit: 0, method: 'GET', path: '/api/products/export-csv', init: denied },
-    { exit: 1, method: 'GET', path: '/api/products/export-csv?filter[a][b][c][d]=1' },
+    { exit: 1, method: 'GET', path: '/api/products/export-csv?filter[a][b][c][d][e][f][g][h][i][j]=1' },
     { exit: 2, method: 'GET', path: '/api/products/export-csv?filter[colour]=red' },
   ],
 };

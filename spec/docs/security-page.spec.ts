@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DATE_YEARS } from '../../lib/core/date-bounds.js';
 import { DEFAULT_CONFIG } from 'koa-fast-crud';
-import { QS_OPTIONS } from 'koa-fast-crud/core';
+import { QUERY_QS_OPTIONS, QS_OPTIONS } from 'koa-fast-crud/core';
 import { tableRows } from '../support/markdown.js';
 
 const page = readFileSync('docs/guide/security.md', 'utf8');
@@ -57,6 +57,7 @@ describe('docs/guide/security.md', () => {
   it('quotes the query-string limits and the years of dates as the code has them', () => {
     const [, qs] = rows.find(([area]) => area === 'query-string and form limits')!;
     assert.ok(qs!.includes(`at most ${QS_OPTIONS.depth} deep, at most ${QS_OPTIONS.parameterLimit} parameters, lists of at most ${QS_OPTIONS.arrayLimit} items`), qs);
+    assert.ok(qs!.includes(`a query string's brackets at most ${QUERY_QS_OPTIONS.depth} deep`), qs);
     assert.ok(page.includes(`the years ${DATE_YEARS.min} to ${DATE_YEARS.max}`));
   });
 

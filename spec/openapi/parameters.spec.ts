@@ -74,6 +74,15 @@ function queryOf(parameter: Parameter, value: unknown, explode = parameter.explo
   return values.map((item) => `${encodeURIComponent(parameter.name)}=${encodeURIComponent(String(item))}`).join('&');
 }
 
+/** A deep object's query string, brackets after the name: `filter[$or]` of `[{ id: { nn: true } }]` → `filter[$or][0][id][nn]=true`. */
+function deepQueryOf(name: string, value: unknown): string {
+  if (value === null || typeof value !== 'object')
+    return `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`;
+  return Object.entries(value)
+    .map(([key, inner]) => deepQueryOf(`${name}[${key}]`, inner))
+    .join('&');
+}
+
 /** Every example and default the document gives a parameter. */
 function examplesOf(parameter: Parameter): unknown[] {
   return [
@@ -119,11 +128,20 @@ async function checkEveryParameter(
       problems.push(`${path}?${decodeURIComponent(query)}: the fail does not name ${field}: ${res.text.slice(0, 200)}`);
   };
   for (const { path, parameters } of getOperations(document, id)) {
-    const examples = parameters.flatMap((parameter) => examplesOf(parameter).map((value) => queryOf(parameter, value)));
+    const examples = parameters.flatMap((parameter) =>
+      examplesOf(parameter).map((value) =>
+        parameter.style === 'deepObject' ? deepQueryOf(parameter.name, value) : queryOf(parameter, value),
+      ),
+    );
     for (const query of examples) await expect(path, query, 200);
     // As the explorer sends them after "Try it out": every prefilled value at once.
     if (examples.length > 1) await expect(path, examples.join('&'), 200);
-    for (const parameter of parameters.filter((p) => p.name.startsWith('filter['))) {
+    // $or and $and: a list of filter objects as a deep object; a bare value is no list of filters.
+    for (const parameter of parameters.filter((p) => p.style === 'deepObject')) {
+      if (examplesOf(parameter).length === 0) problems.push(`${parameter.name} has no example`);
+      await expect(path, `${encodeURIComponent(parameter.name)}=a`, 400, `filter.${parameter.name.slice(7, -1)}`);
+    }
+    for (const parameter of parameters.filter((p) => p.name.startsWith('filter[') && p.style !== 'deepObject')) {
       const value = sample(parameter.schema);
       if (!ajv.validate(parameter.schema, value))
         problems.push(`${parameter.name}: the sample ${JSON.stringify(value)} does not fit its own schema`);
@@ -148,6 +166,11 @@ describe("the demo document's query parameters, sent to the demo", () => {
 
   it('accepts every example and default, alone and all at once, every filter value its schema allows, and refuses one it does not, naming the column', async () => {
     const document = (await demo().get('/api/openapi.json')).body as Document;
+    const groups = document.paths['/products']!['get']!.parameters!.filter((p) => p.style === 'deepObject');
+    assert.deepEqual(
+      groups.map((p) => p.name),
+      ['filter[$or]', 'filter[$and]'],
+    );
     const { problems, sent } = await checkEveryParameter(demo(), '/api', document, stableId('product:BK-001'));
     assert.deepEqual(problems, []);
     assert.ok(sent > 400, `${sent} requests`);

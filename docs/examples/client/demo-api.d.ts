@@ -692,6 +692,32 @@ export interface operations {
                 /** @description Rows whose products.price is NULL. Send true. */
                 "filter[products.price][null]"?: true;
                 /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
                  * @description Columns to order by, in order; a leading - sorts descending
                  * @example [
                  *       "-name",
@@ -1157,6 +1183,32 @@ export interface operations {
                 "filter[products.price][nn]"?: true;
                 /** @description Rows whose products.price is NULL. Send true. */
                 "filter[products.price][null]"?: true;
+                /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
                 /**
                  * @description Columns to order by, in order; a leading - sorts descending
                  * @example [
@@ -2264,6 +2316,32 @@ export interface operations {
                 "filter[category.name][nn]"?: true;
                 /** @description Rows whose category.name is NULL. Send true. */
                 "filter[category.name][null]"?: true;
+                /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
                 /** @description Rows any of whose term fields contains the text, case-insensitively */
                 "filter[term]"?: string;
                 /**
@@ -2705,6 +2783,32 @@ export interface operations {
                 "filter[category.name][nn]"?: true;
                 /** @description Rows whose category.name is NULL. Send true. */
                 "filter[category.name][null]"?: true;
+                /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
                 /** @description Rows any of whose term fields contains the text, case-insensitively */
                 "filter[term]"?: string;
                 /**
@@ -3037,6 +3141,32 @@ export interface operations {
                 "filter[category.name][nn]"?: true;
                 /** @description Rows whose category.name is NULL. Send true. */
                 "filter[category.name][null]"?: true;
+                /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
                 /** @description Rows any of whose term fields contains the text, case-insensitively */
                 "filter[term]"?: string;
                 /**
@@ -3433,6 +3563,32 @@ export interface operations {
                 "filter[category.name][nn]"?: true;
                 /** @description Rows whose category.name is NULL. Send true. */
                 "filter[category.name][null]"?: true;
+                /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
                 /** @description Rows any of whose term fields contains the text, case-insensitively */
                 "filter[term]"?: string;
                 /**
@@ -3742,6 +3898,32 @@ export interface operations {
                 "filter[category.name][nn]"?: true;
                 /** @description Rows whose category.name is NULL. Send true. */
                 "filter[category.name][null]"?: true;
+                /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
                 /** @description Rows any of whose term fields contains the text, case-insensitively */
                 "filter[term]"?: string;
                 /**
@@ -4065,6 +4247,32 @@ export interface operations {
                 "filter[category.name][nn]"?: true;
                 /** @description Rows whose category.name is NULL. Send true. */
                 "filter[category.name][null]"?: true;
+                /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
                 /** @description Rows any of whose term fields contains the text, case-insensitively */
                 "filter[term]"?: string;
                 /**

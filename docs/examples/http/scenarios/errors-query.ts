@@ -17,5 +17,8 @@ export default [
     title: 'A parameter the action does not read, as another client library would send it: `unknownParameter`, with the nearest known name',
     request: 'GET /api/products?perpage=5&_sort=name',
   },
-  { title: 'A query string nested deeper than three brackets: `invalidValue`', request: 'GET /api/products?filter[name][like][x][y]=1' },
+  {
+    title: 'A query string nested deeper than nine brackets: `invalidValue`',
+    request: 'GET /api/products?filter[$or][0][$and][0][$or][0][name][like][x][y]=1',
+  },
 ] satisfies Step[];

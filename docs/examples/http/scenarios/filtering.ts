@@ -17,6 +17,10 @@ export default [
     request: 'GET /api/categories?filter[deletedAt][btw]=2020-01,2999-12',
   },
   { title: 'A relation path: the products whose category is Books (see Relations)', request: 'GET /api/products?filter[category.name]=Books&sort=name' },
+  {
+    title: 'Either condition: `$or` lists filters, any of which may match (here a name, or a Toys product under 40)',
+    request: 'GET /api/products?filter[$or][0][name][like]=pan&filter[$or][1][category.name]=Toys&filter[$or][1][price][lt]=40&sort=name',
+  },
   { title: 'The term search looks in every term field (here name and sku)', request: 'GET /api/products?filter[term]=gd&sort=sku' },
   { title: 'The trash: a filter on the deleted-at column replaces the default that hides it', request: 'GET /api/categories?filter[deletedAt][nn]=1' },
 ] satisfies Step[];
