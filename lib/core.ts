@@ -67,7 +67,15 @@ export type {
   RestoreHooks,
 } from './controller/typed-hooks.js';
 export { ROUTE_TABLE, CRUD_METHODS, BATCH_ROUTE_TABLE, routeTable } from './core/route-table.js';
-export { batchItems, filterProblem, matchProblem, itemFailures, groupByData, dataKey } from './core/batch-plan.js';
+export {
+  batchItems,
+  filterProblem,
+  planFilterProblem,
+  matchProblem,
+  itemFailures,
+  groupByData,
+  dataKey,
+} from './core/batch-plan.js';
 export { planRoutes, abilityOf, type ControllerShape } from './core/plan-routes.js';
 export { parseSort, parseSortItems, processSort } from './core/sort-parser.js';
 export { buildOptionsQuery, undeclaredValueColumn, formatOptions } from './core/options-query.js';

@@ -5,7 +5,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { Op, type FindOptions, type Model, type ModelStatic, type Transaction } from 'sequelize';
 import { compileSearch } from '../compile/search.js';
-import { filterProblem, itemFailures, matchProblem } from '../core/batch-plan.js';
+import { filterProblem, itemFailures, matchProblem, planFilterProblem } from '../core/batch-plan.js';
 import { errorFieldsOf } from '../core/constraint-fields.js';
 import { replyForError } from '../core/error-reply.js';
 import { fail } from '../core/jsend.js';
@@ -89,6 +89,8 @@ export async function matchingRecords(
   const { model, resource, config } = scope;
   const planned = await planSearchRequest(scope, false);
   if (E.isLeft(planned)) return planned;
+  const unfiltered = planFilterProblem(planned.right);
+  if (unfiltered !== undefined) return E.left(scope.answers.answerFail([unfiltered]));
   const settings = relationSettings(scope, await rowScopesOf(scope, action));
   const deletedAt = visibility === 'trashed' ? undefined : resource.deletedAt;
   const compiled = compileSearch(model, { ...planned.right, order: [], include: undefined }, deletedAt, settings);

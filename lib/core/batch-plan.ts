@@ -3,7 +3,8 @@
  * one item named by its index, and the records that can share one UPDATE statement.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import type { ErrorCode, FailItem } from '../types.js';
+import type { ErrorCode, FailItem, SearchPlan } from '../types.js';
+import { everyCondition } from './filter-parser.js';
 
 /**
  * The items of a create-many body: a non-empty array of at most `max` items; Left the fail item
@@ -18,6 +19,13 @@ export function batchItems(body: readonly unknown[], max: number): E.Either<Fail
   return E.right(body);
 }
 
+/** What a batch `PATCH` or `DELETE` that names no records answers. */
+const FILTER_REQUIRED: FailItem<ErrorCode> = {
+  field: 'filter',
+  error: 'filterRequired',
+  message: 'A batch write names its records with filter[...]: send at least one filter',
+};
+
 /**
  * The failure of a batch `PATCH` or `DELETE` whose query string has no filter: undefined when `filter` is a
  * non-empty object (as qs parsed it), else `filterRequired`, so that no request changes every record by omission.
@@ -27,12 +35,18 @@ export function batchItems(body: readonly unknown[], max: number): E.Either<Fail
 export function filterProblem(query: Readonly<Record<string, unknown>>): FailItem<ErrorCode> | undefined {
   const filter = query['filter'];
   const present = typeof filter === 'object' && filter !== null && Object.keys(filter).length > 0;
-  if (present) return undefined;
-  return {
-    field: 'filter',
-    error: 'filterRequired',
-    message: 'A batch write names its records with filter[...]: send at least one filter',
-  };
+  return present ? undefined : FILTER_REQUIRED;
+}
+
+/**
+ * The same failure for a planned filter that keeps no condition: every value blank (`filter[name]=`, a group of blank
+ * items) drops out of the plan, and such a batch would otherwise act on every record.
+ * @example planFilterProblem({ conditions: [], groups: undefined, term: null }) // { error: 'filterRequired', … }
+ */
+export function planFilterProblem(
+  plan: Pick<SearchPlan, 'conditions' | 'groups' | 'term'>,
+): FailItem<ErrorCode> | undefined {
+  return plan.term !== null || everyCondition(plan).length > 0 ? undefined : FILTER_REQUIRED;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   batchItems,
   dataKey,
   filterProblem,
+  planFilterProblem,
   groupByData,
   itemFailures,
   matchProblem,
@@ -50,6 +51,19 @@ describe('filterProblem', () => {
       assert.equal(filterProblem(query)?.error, 'filterRequired', JSON.stringify(query));
       assert.equal(filterProblem(query)?.field, 'filter');
     }
+  });
+});
+
+describe('planFilterProblem', () => {
+  it('returns filterRequired for a plan that kept no condition, at any depth, and no term', () => {
+    const condition = { field: 'name', operator: 'eq', value: 'x' } as never;
+    assert.equal(planFilterProblem({ conditions: [], groups: undefined, term: null })?.error, 'filterRequired');
+    assert.equal(planFilterProblem({ conditions: [condition], term: null }), undefined);
+    assert.equal(
+      planFilterProblem({ conditions: [], groups: [{ group: 'or', items: [[condition]] }], term: null }),
+      undefined,
+    );
+    assert.equal(planFilterProblem({ conditions: [], term: { value: 'x' } as never }), undefined);
   });
 });
 

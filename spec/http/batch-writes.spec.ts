@@ -294,6 +294,18 @@ for (const db of databases) {
         assert.deepEqual(await ids({ name: 'All' }), []);
       });
 
+      it('refuses a filter whose every value is blank (400 filterRequired), changing nothing', async () => {
+        for (const query of ['filter[name]=', 'filter[price][gte]=&filter[name]=', 'filter[$or][0][name]=']) {
+          const patch = await server.request('PATCH', `/api/items?${query}`, json({ name: 'All' }));
+          assert.equal(patch.status, 400, `${query}: ${patch.text}`);
+          assert.equal(patch.body.data[0].error, 'filterRequired');
+          const res = await server.request('DELETE', `/api/items?${query}`);
+          assert.equal(res.status, 400, `${query}: ${res.text}`);
+        }
+        assert.equal(await Item.count(), 5);
+        assert.deepEqual(await ids({ name: 'All' }), []);
+      });
+
       it('refuses a filter matching more than batch.max_records (400 tooManyRows), changing nothing', async () => {
         await Item.create({ sku: 'S5', name: 'Item 5', price: 50 });
         const res = await server.request('PATCH', '/api/items?filter[price][gte]=0', json({ name: 'All' }));
