@@ -87,9 +87,9 @@ const TIMEOUT_ERRNOS: ReadonlySet<number> = new Set([1969, 1317, 3024]);
 
 /**
  * Messages node-postgres gives a query whose connection went away, which carry no code; and, for a server that
- * reports in English, a PostgreSQL hot standby's recovery conflict (`canceling statement` or `terminating connection due
- * to conflict with recovery`, SQLSTATE 40001 as a serialization failure has): replay removed rows
- * the query's snapshot needed, and the same read again, on this standby or another, can succeed.
+ * reports in English, a PostgreSQL hot standby's recovery conflict (`canceling statement` or `terminating
+ * connection due to conflict with recovery`, SQLSTATE 40001 as a serialization failure has): replay removed
+ * rows the query's snapshot needed, and the same read again, on this standby or another, can succeed.
  */
 const UNAVAILABLE_MESSAGES: readonly RegExp[] = [
   /^Connection terminated/,
