@@ -10,6 +10,8 @@
  * PostgreSQL is FAST_CRUD_PG_URL (skipped when it does not answer).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { Agent, request as httpRequest } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +53,12 @@ async function server(database: Database): Promise<void> {
   let peak = 0;
   let base = 0;
   let sampler: NodeJS.Timeout | undefined;
+  // BENCH_CPU_PROF=<dir>: V8's CPU profile of the server over each batch request, one file per request.
+  const profiles = process.env['BENCH_CPU_PROF'];
+  const profiler = profiles === undefined ? undefined : new Session();
+  profiler?.connect();
+  await profiler?.post('Profiler.enable');
+  await profiler?.post('Profiler.setSamplingInterval', { interval: 100 });
   const app = new Koa();
   app.use(async (ctx, next) => {
     if (ctx.path === '/__reset') {
@@ -69,10 +77,16 @@ async function server(database: Database): Promise<void> {
       gc();
       base = peak = process.memoryUsage().heapUsed;
       sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 2);
+      await profiler?.post('Profiler.start');
       ctx.body = { ok: true };
     } else if (ctx.path === '/__mem/stop') {
       clearInterval(sampler);
       peak = Math.max(peak, process.memoryUsage().heapUsed);
+      if (profiler !== undefined) {
+        const { profile } = await profiler.post('Profiler.stop');
+        mkdirSync(profiles!, { recursive: true });
+        writeFileSync(`${profiles}/${database}-${String(ctx.query['name'])}.cpuprofile`, JSON.stringify(profile));
+      }
       ctx.body = { growth: peak - base };
     } else await next();
   });
@@ -190,7 +204,7 @@ async function measure(database: Database, records: number, rounds: number) {
         200,
       );
       cpu.patchBatch.push(((await cpuOf()) - used) / records);
-      more.patchMemory.push(((await json('/__mem/stop'))['growth'] as unknown as number) / MB);
+      more.patchMemory.push(((await json(`/__mem/stop?name=patch-${round}`))['growth'] as unknown as number) / MB);
       if (patched.records !== records) throw new Error(`PATCH by filter updated ${patched.records} records`);
       figures.patchBatch.push((records / patched.ms) * 1000);
       // Create: N single POSTs, then one array POST of N items.
@@ -209,7 +223,7 @@ async function measure(database: Database, records: number, rounds: number) {
       const body = Array.from({ length: records }, (_, i) => item('many', i));
       const created = await one(agent, port, 'POST', '/api/items', body, 201);
       cpu.postBatch.push(((await cpuOf()) - used) / records);
-      more.postMemory.push(((await json('/__mem/stop'))['growth'] as unknown as number) / MB);
+      more.postMemory.push(((await json(`/__mem/stop?name=post-${round}`))['growth'] as unknown as number) / MB);
       if (created.records !== records) throw new Error(`The array POST created ${created.records} records`);
       more.postBatch.push((records / created.ms) * 1000);
     }
