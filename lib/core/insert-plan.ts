@@ -23,14 +23,16 @@ export interface InsertFacts {
   readonly escapes: boolean;
 }
 
-/**
- * How create many writes: `statement` (one INSERT … RETURNING of its own, the returned rows answered as a read shows
- * them, `attributes` in the model's order, `converted` as search converts raw rows), or `instances`, for `reason`.
- * @example planBulkInsert({ dialect: 'postgres', shape, primaryKey: ['id'], bulkHooks: false, defaultScope: false,
- *   escapes: true }) // { path: 'statement', attributes: ['id', 'name'], converted: [] }
- */
+/** How create many writes: the raw row shape of the statement path, or `instances` (`bulkCreate`) for `reason`. */
 export type InsertPlan = Extract<RowShape, { path: 'raw' }> | { readonly path: 'instances'; readonly reason: string };
 
+/**
+ * How create many writes: the statement path (one INSERT … RETURNING of its own, the returned rows answered as a read
+ * shows them: the raw shape's `attributes` in the model's order, `converted` as search converts raw rows), or
+ * `instances` (`bulkCreate`), for `reason`.
+ * @example planBulkInsert({ dialect: 'postgres', shape, primaryKey: ['id'], bulkHooks: false, defaultScope: false,
+ *   escapes: true }) // { path: 'raw', attributes: ['id', 'name'], converted: [] }
+ */
 export function planBulkInsert(facts: InsertFacts): InsertPlan {
   if (!RETURNING_DIALECTS.has(facts.dialect))
     return { path: 'instances', reason: `the statement path is not checked on ${facts.dialect}` };
@@ -44,8 +46,8 @@ export function planBulkInsert(facts: InsertFacts): InsertPlan {
 
 /**
  * The order of returned rows that gives the request's order: by the primary key values the items carry (all of them,
- * distinct), else ascending by the generated key (an auto-increment key numbers a multi-row INSERT in order); Left
- * when neither holds.
+ * distinct), else ascending by the generated key (an auto-increment key numbers a multi-row INSERT in order);
+ * undefined when neither holds.
  * @example rowOrder([undefined, undefined], true) // 'ascending'
  * @example rowOrder(['b', 'a'], false) // 'given'
  */
