@@ -30,6 +30,9 @@ export function insertPlan(scope: ActionScope): InsertPlan {
   const generator = privateSequelize.generator(model) as unknown as { escape?: unknown };
   return planBulkInsert({
     dialect: sequelize.getDialect(),
+    databaseVersion: (
+      privateSequelize.options(sequelize) as { databaseVersion?: string | number }
+    ).databaseVersion?.toString(),
     shape: planRowShape(
       model as unknown as ShapeModel,
       resource.policy.visible,

@@ -5,12 +5,17 @@
  */
 import type { RowShape } from './row-shape.js';
 
-/** The dialects whose INSERT returns the inserted rows (`RETURNING *`), checked against `bulkCreate`'s replies. */
-const RETURNING_DIALECTS: ReadonlySet<string> = new Set(['postgres', 'sqlite']);
+/**
+ * The dialects whose INSERT returns the inserted rows (`RETURNING *`), checked against `bulkCreate`'s replies, and the
+ * first version of each that has it (SQLite 3.35 and PostgreSQL always, for the drivers Sequelize 6 ships with).
+ */
+const RETURNING_SINCE: Readonly<Record<string, readonly number[]>> = { postgres: [0], sqlite: [0], mariadb: [10, 5] };
 
 /** What the planner knows of the model, as the shell read it. */
 export interface InsertFacts {
   readonly dialect: string;
+  /** The server's version as Sequelize read it when it connected (`options.databaseVersion`), if known. */
+  readonly databaseVersion?: string | undefined;
   /** The row shape of a read of the model's records with create's serializer (`planRowShape`). */
   readonly shape: RowShape;
   /** The model's primary key attributes. */
@@ -34,8 +39,11 @@ export type InsertPlan = Extract<RowShape, { path: 'raw' }> | { readonly path: '
  *   escapes: true }) // { path: 'raw', attributes: ['id', 'name'], converted: [] }
  */
 export function planBulkInsert(facts: InsertFacts): InsertPlan {
-  if (!RETURNING_DIALECTS.has(facts.dialect))
+  const since = RETURNING_SINCE[facts.dialect];
+  if (since === undefined)
     return { path: 'instances', reason: `the statement path is not checked on ${facts.dialect}` };
+  if (!atLeast(facts.databaseVersion ?? '0', since))
+    return { path: 'instances', reason: `${facts.dialect} ${facts.databaseVersion ?? '(unknown)'} has no RETURNING` };
   if (facts.shape.path !== 'raw') return { path: 'instances', reason: facts.shape.reason };
   if (facts.primaryKey.length !== 1) return { path: 'instances', reason: 'the primary key is not one column' };
   if (facts.bulkHooks) return { path: 'instances', reason: 'the model has bulk create hooks' };
@@ -56,4 +64,14 @@ export function rowOrder(keys: readonly unknown[], autoIncrement: boolean): 'giv
   if (given && new Set(keys.map(String)).size === keys.length) return 'given';
   if (autoIncrement && keys.every((key) => key === undefined || key === null)) return 'ascending';
   return undefined;
+}
+
+/** True when a dotted version is at least `since` (numbers compared part by part; a missing part is 0). */
+function atLeast(version: string, since: readonly number[]): boolean {
+  const parts = version.split('.').map((part) => Number.parseInt(part, 10) || 0);
+  for (const [index, wanted] of since.entries()) {
+    const got = parts[index] ?? 0;
+    if (got !== wanted) return got > wanted;
+  }
+  return true;
 }

@@ -15,13 +15,18 @@ const facts: InsertFacts = {
 };
 
 describe('planBulkInsert', () => {
-  it('takes the statement path with the raw shape of a plain model on PostgreSQL and SQLite', () => {
+  it('takes the statement path with the raw shape of a plain model on PostgreSQL, SQLite and MariaDB 10.5+', () => {
     assert.deepEqual(planBulkInsert(facts), raw);
     assert.deepEqual(planBulkInsert({ ...facts, dialect: 'sqlite' }), raw);
+    assert.deepEqual(planBulkInsert({ ...facts, dialect: 'mariadb', databaseVersion: '10.11.19' }), raw);
+    assert.deepEqual(planBulkInsert({ ...facts, dialect: 'mariadb', databaseVersion: '11.0.2' }), raw);
+    assert.deepEqual(planBulkInsert({ ...facts, dialect: 'mariadb', databaseVersion: '10.5.0' }), raw);
   });
 
   it('keeps bulkCreate, saying why, for anything the statement path does not answer as it does', () => {
     const reasons = [
+      planBulkInsert({ ...facts, dialect: 'mysql' }),
+      planBulkInsert({ ...facts, dialect: 'mariadb', databaseVersion: '10.4.32' }),
       planBulkInsert({ ...facts, dialect: 'mariadb' }),
       planBulkInsert({ ...facts, shape: { path: 'instance', reason: 'the model has getters' } }),
       planBulkInsert({ ...facts, primaryKey: ['a', 'b'] }),
@@ -30,7 +35,9 @@ describe('planBulkInsert', () => {
       planBulkInsert({ ...facts, escapes: false }),
     ].map((plan) => (plan.path === 'instances' ? plan.reason : plan.path));
     assert.deepEqual(reasons, [
-      'the statement path is not checked on mariadb',
+      'the statement path is not checked on mysql',
+      'mariadb 10.4.32 has no RETURNING',
+      'mariadb (unknown) has no RETURNING',
       'the model has getters',
       'the primary key is not one column',
       'the model has bulk create hooks',
@@ -43,14 +50,16 @@ describe('planBulkInsert', () => {
     fc.assert(
       fc.property(
         fc.constantFrom('postgres', 'sqlite', 'mariadb', 'mysql', 'mssql'),
+        fc.constantFrom(undefined, '10.4.9', '10.5.0', '10.11.2', '11.1.0', '9.6'),
         fc.boolean(),
         fc.integer({ min: 0, max: 3 }),
         fc.boolean(),
         fc.boolean(),
         fc.boolean(),
-        (dialect, rawShape, keys, bulkHooks, defaultScope, escapes) => {
+        (dialect, databaseVersion, rawShape, keys, bulkHooks, defaultScope, escapes) => {
           const plan = planBulkInsert({
             dialect,
+            databaseVersion,
             shape: rawShape ? raw : { path: 'instance', reason: 'x' },
             primaryKey: ['a', 'b', 'c'].slice(0, keys),
             bulkHooks,
@@ -58,7 +67,9 @@ describe('planBulkInsert', () => {
             escapes,
           });
           const allowed =
-            (dialect === 'postgres' || dialect === 'sqlite') &&
+            (dialect === 'postgres' ||
+              dialect === 'sqlite' ||
+              (dialect === 'mariadb' && ['10.5.0', '10.11.2', '11.1.0'].includes(databaseVersion ?? ''))) &&
             rawShape &&
             keys === 1 &&
             !bulkHooks &&
