@@ -1,5 +1,6 @@
 /**
- * Benchmark: batch writes against the same records written by single requests, on SQLite and PostgreSQL.
+ * Benchmark: batch writes against the same records written by single requests, on SQLite and PostgreSQL (MariaDB too
+ * when asked for by name).
  *   - update: one `PATCH <uri>?filter[id][in]=…` over N records against N single `PATCH <uri>/{id}`;
  *   - create: one `POST <uri>` with an array of N objects against N single `POST <uri>`.
  * The server runs in its own process (its CPU and memory are its own); the single requests come 8 in flight over a
@@ -7,8 +8,11 @@
  * rounds, and their ratio in the same run (target ≥ 20×); the server's heap and RSS growth over a batch request
  * (sampled every 2 ms, after a GC before it) bounds a batch's memory.
  *   npm run bench -- batch [records=1000] [rounds=3] [sqlite,postgres]
- * PostgreSQL is FAST_CRUD_PG_URL (skipped when it does not answer). BENCH_CPU_PROF=<dir> writes V8's CPU profile of the
- * server over each batch request there (`<database>-<post|patch>-<round>.cpuprofile`).
+ *   npm run bench -- batch 1000 3 mariadb
+ * PostgreSQL is FAST_CRUD_PG_URL (skipped when it does not answer), MariaDB FAST_CRUD_MARIADB_URL. BENCH_CPU_PROF=<dir>
+ * writes V8's CPU profile of the server over each batch request there (`<database>-<post|patch>-<round>.cpuprofile`);
+ * BENCH_LIB=<dir>/lib/index.ts serves another copy of lib/ (say, an earlier commit's, from `git archive`) for a
+ * before/after figure.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -19,21 +23,26 @@ import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { DataTypes, Sequelize } from 'sequelize';
-import { crud, resource } from '../../lib/index.js';
 import { postgresAnswers } from '../support/databases.js';
 
-type Database = 'sqlite' | 'postgres';
+type Database = 'sqlite' | 'postgres' | 'mariadb';
 const self = fileURLToPath(import.meta.url);
 const PG_URL = process.env['FAST_CRUD_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const MARIADB_URL = process.env['FAST_CRUD_MARIADB_URL'] ?? 'mariadb://root@127.0.0.1:3306/test';
 const IN_FLIGHT = 8;
 
 // ---------------------------------------------------------------------------------------------- server
 
 async function server(database: Database): Promise<void> {
+  // BENCH_LIB=<dir>/lib/index.ts serves another copy of lib/ (an earlier commit's, from `git archive`): before/after.
+  const entry = process.env['BENCH_LIB'] ?? '../../lib/index.js';
+  const { crud, resource } = (await import(entry)) as typeof import('../../lib/index.js');
   const sequelize =
     database === 'postgres'
       ? new Sequelize(PG_URL, { logging: false })
-      : new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
+      : database === 'mariadb'
+        ? new Sequelize(MARIADB_URL, { logging: false })
+        : new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
   const Item = sequelize.define(
     'BenchBatchItem',
     {
