@@ -89,6 +89,8 @@ for (const db of databases) {
       const taken: CreateManyPath[] = [];
       let server: TestServer;
       const config = { global: { find_field_is_uuid: false } };
+      /** Each create hook's calls on the `ids` resource. */
+      const calls = { beforeCreate: 0, afterCreate: 0 };
 
       before(async () => {
         for (const model of models) await model.sync({ force: true });
@@ -100,6 +102,13 @@ for (const db of databases) {
           };
           form.register(router, `m${index}`, model, spec, { config });
         }
+        // Keys a client may send: a batch where some items carry one and some not cannot be ordered by either.
+        const counted: ResourceSpec<Model> = {
+          policy: { fillable: ['id', 'sku', 'name'] },
+          batch: true,
+          hooks: { beforeCreate: () => void calls.beforeCreate++, afterCreate: () => void calls.afterCreate++ },
+        };
+        form.register(router, 'ids', models[0]!, counted, { config });
         // The observer: x-create-path: instances forces bulkCreate; every create many tells its path.
         observeExecution(sequelize, {
           forceCreateMany: (ctx) =>
@@ -164,6 +173,40 @@ for (const db of databases) {
         );
         assert.deepEqual(taken, []);
         assert.equal(await model.count(), 0);
+      });
+
+      it('goes one by one when the statement cannot order the rows, running each create hook once per item', async () => {
+        const model = models[0]!;
+        await empty(model);
+        Object.assign(calls, { beforeCreate: 0, afterCreate: 0 });
+        taken.length = 0;
+        const mixed = await server.request(
+          'POST',
+          '/ids',
+          json([
+            { id: 50, sku: 'a', name: 'A' },
+            { sku: 'b', name: 'B' },
+          ]),
+        );
+        assert.equal(mixed.status, 201, mixed.text);
+        assert.deepEqual(
+          mixed.body.data.map((r: Record<string, unknown>) => r['sku']),
+          ['a', 'b'],
+        );
+        assert.equal(mixed.body.data[0].id, 50);
+        assert.deepEqual(taken, ['one by one']);
+        assert.deepEqual(calls, { beforeCreate: 2, afterCreate: 2 });
+        const refused = await server.request(
+          'POST',
+          '/ids',
+          json([
+            { sku: 'c', name: 'C' },
+            { sku: 'a', name: 'D' },
+          ]),
+        );
+        assert.deepEqual([refused.status, refused.body.data[0].field], [409, '1.sku']);
+        assert.deepEqual(calls, { beforeCreate: 4, afterCreate: 2 });
+        assert.equal(await model.count(), 2);
       });
     });
   }
