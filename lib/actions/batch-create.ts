@@ -1,16 +1,18 @@
 /** Create many: `POST <uri>` with a JSON array of objects, every record created in one transaction. */
 import * as E from 'fp-ts/lib/Either.js';
-import type { Model, ModelStatic, Transaction } from 'sequelize';
+import type { Model, Transaction } from 'sequelize';
 import { batchItems, itemFailures } from '../core/batch-plan.js';
 import { replyForError } from '../core/error-reply.js';
 import { outsideDeadline } from '../execute/deadline.js';
+import { stateOf, type CreateManyPath } from '../execute/state.js';
 import { rowScopesOf } from '../resource/row-scopes.js';
 import type { ActionScope } from '../resource/scope.js';
 import type { FailItem, Reply } from '../types.js';
 import { inBatch, itemError, manyReply, writesOneByOne } from './batch-records.js';
 import { writableFields } from './body-data.js';
 import { checkReferences } from './references.js';
-import { dataStage } from './stages.js';
+import { dataStage, rowsStage } from './stages.js';
+import { insertPlan, insertStatement } from './batch-insert.js';
 
 /**
  * Create many when the resource declares batch routes and the body of `POST <uri>` is an array: its reply; undefined
@@ -23,19 +25,14 @@ export async function createManyIfArray(scope: ActionScope): Promise<Reply | und
   return Array.isArray(value) ? createManyAction(scope, value, form) : undefined;
 }
 
-/** Thrown inside the first attempt when the one multi-row INSERT is refused: the retry finds the item. */
-class BulkInsertRefused extends Error {
-  override readonly name = 'FastCrudBulkInsertRefused';
-}
-
 /**
  * Serves `POST <uri>` with an array body: at most `batch.max_records` items (`tooManyRows`), at least one
  * (`emptyPayload`), each checked as create checks its body, with create's hooks per item (`beforeCreateFill`,
  * then in the transaction `beforeCreate` for every item, the inserts, `afterCreate` for every record); 201 with the
  * created records in request order. Any failing item fails the whole request and nothing is written; its fail items
  * name their fields after the item's index (`1.price`), a database constraint's too (`1.sku`). The records go in one
- * multi-row INSERT unless the model has Sequelize instance hooks; when the database refuses it, the batch is rolled
- * back and run again one INSERT per item, which finds the item to name.
+ * multi-row INSERT unless the model has Sequelize instance hooks; when the database refuses it, that INSERT is rolled
+ * back to a savepoint and the items go one INSERT each, which finds the item to name (every hook runs once per item).
  * @example const reply = await createManyAction(scope, [{ name: 'Kite' }, { name: 'Ball' }], false);
  */
 export async function createManyAction(scope: ActionScope, body: readonly unknown[], form: boolean): Promise<Reply> {
@@ -51,19 +48,18 @@ export async function createManyAction(scope: ActionScope, body: readonly unknow
   if (failures.length > 0) return scope.answers.answerFail(failures);
   const filled: Record<string, unknown>[] = [];
   for (const data of fields) filled.push((await scope.hook('beforeCreateFill', data)) ?? data);
-  const bulk = !writesOneByOne(scope.model);
-  try {
-    return await inBatch(scope, 'create', (transaction) => createAll(scope, filled, bulk, transaction));
-  } catch (thrown) {
-    if (!(thrown instanceof BulkInsertRefused)) throw thrown;
-    return inBatch(scope, 'create', (transaction) => createAll(scope, filled, false, transaction));
-  }
+  return inBatch(scope, 'create', (transaction) => createAll(scope, filled, transaction));
 }
 
+/**
+ * In the batch's transaction: `beforeCreate` and the plugins' data stage for every item (once each), the references
+ * checked, then the inserts: one statement (`insertStatement`, when `insertPlan` allows it), else `bulkCreate`
+ * (no Sequelize instance hooks), each under a savepoint; when the database refuses it, the savepoint is rolled back
+ * and the items go one INSERT each, which finds the item to name. Then `afterCreate` for every record, and the reply.
+ */
 async function createAll(
   scope: ActionScope,
   filled: readonly Record<string, unknown>[],
-  bulk: boolean,
   transaction: Transaction,
 ): Promise<Reply> {
   const { model } = scope;
@@ -78,35 +74,73 @@ async function createAll(
       itemError(scope, index, thrown);
     }
   }
-  let created: Model[];
-  if (bulk) {
-    try {
-      created = await model.bulkCreate(rows, { transaction, validate: true });
-    } catch (thrown) {
-      // A row failed validation, or the database refused one, which one it does not say: the retry inserts them one
-      // by one.
-      if (isAggregate(thrown) || replyForError(thrown).status < 500) throw new BulkInsertRefused('A row was refused');
-      throw thrown;
-    }
-  } else {
-    created = [];
+  const observer = stateOf(model.sequelize!).observer;
+  const plan = writesOneByOne(model) ? undefined : insertPlan(scope);
+  let path: CreateManyPath = 'one by one';
+  let written: { records: Model[]; rows?: Record<string, unknown>[] } | undefined;
+  if (plan?.path === 'raw' && observer?.forceCreateMany?.(scope.ctx) !== 'instances') {
+    path = 'statement';
+    written = await underSavepoint(scope, transaction, (savepoint) =>
+      insertStatement(scope, plan, rows, savepoint, refused),
+    );
+  } else if (plan !== undefined) {
+    path = 'instances';
+    written = await underSavepoint(scope, transaction, async (savepoint) => {
+      try {
+        return { records: await model.bulkCreate(rows, { transaction: savepoint, validate: true }) };
+      } catch (thrown) {
+        // A row failed validation, or the database refused one, which one it does not say: the items go one by one.
+        if (refused(thrown)) return undefined;
+        throw thrown;
+      }
+    });
+  }
+  if (written === undefined) {
+    path = 'one by one';
+    const created: Model[] = [];
     for (const [index, data] of rows.entries()) {
       created.push(await model.create(data, { transaction }).catch((e: unknown) => itemError(scope, index, e)));
     }
+    written = { records: created };
   }
-  for (const [index, record] of created.entries()) {
+  observer?.createdMany?.(scope.ctx, path);
+  for (const [index, record] of written.records.entries()) {
     await Promise.resolve(scope.hook('afterCreate', record)).catch((e: unknown) => itemError(scope, index, e));
   }
-  return manyReply(scope, 'create', created, scope.config.create, bulk && returnsWholeRows(model));
+  if (written.rows === undefined) return manyReply(scope, 'create', written.records, scope.config.create);
+  const shown = await rowsStage(scope, 'create', written.rows);
+  return scope.answers.answerSuccess(shown, scope.config.create.http_status);
+}
+
+/** Thrown inside a savepoint to roll it back when its work was refused. */
+class Refused extends Error {
+  override readonly name = 'FastCrudRefused';
 }
 
 /**
- * True when a multi-row INSERT gives back every column as a read would: PostgreSQL's `RETURNING *` (Sequelize's
- * default there), on a model without a default scope that a read would apply.
+ * Runs `work` under a savepoint of the batch's transaction: undefined (the savepoint rolled back, the transaction
+ * still usable on every database) when `work` gives undefined.
  */
-function returnsWholeRows(model: ModelStatic<Model>): boolean {
-  const scope = (model.options as { defaultScope?: object }).defaultScope ?? {};
-  return model.sequelize!.getDialect() === 'postgres' && Object.keys(scope).length === 0;
+async function underSavepoint<T>(
+  scope: ActionScope,
+  transaction: Transaction,
+  work: (savepoint: Transaction) => Promise<T | undefined>,
+): Promise<T | undefined> {
+  try {
+    return await scope.model.sequelize!.transaction({ transaction }, async (savepoint) => {
+      const done = await work(savepoint);
+      if (done === undefined) throw new Refused('The database refused the statement');
+      return done;
+    });
+  } catch (thrown) {
+    if (thrown instanceof Refused) return undefined;
+    throw thrown;
+  }
+}
+
+/** True when the error exit would answer what an insert threw as a client's fault: the items then go one by one. */
+function refused(thrown: unknown): boolean {
+  return isAggregate(thrown) || replyForError(thrown).status < 500;
 }
 
 /** Sequelize's AggregateError: `bulkCreate` validated each row and some failed. */

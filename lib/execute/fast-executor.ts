@@ -271,7 +271,7 @@ function prepared(select: FastSelect, shape: RawShape): PreparedSelect {
  * Converts raw rows in place to the values a model instance holds: on SQLite a date's text is
  * parsed as Sequelize parses it; a boolean's 0/1 goes through the model's own sanitizer.
  */
-function convertRows(
+export function convertRows(
   model: ModelStatic<Model>,
   rows: Record<string, unknown>[],
   shape: RawShape,

@@ -286,6 +286,21 @@ export const privateSequelize = {
     return sequelize.connectionManager.getConnection(options);
   },
 
+  /**
+   * The attributes Sequelize fills with the time of a write (`createdAt`, `updatedAt`), as named on the model;
+   * undefined when this Sequelize does not say.
+   */
+  timestampAttributes(model: ModelStatic<Model>): { createdAt?: string; updatedAt?: string } | undefined {
+    return (model as unknown as { _timestampAttributes?: { createdAt?: string; updatedAt?: string } })
+      ._timestampAttributes;
+  },
+
+  /** A record's values kept as its saved ones (`previous()`), as Sequelize keeps them after `bulkCreate`. */
+  markSaved(record: Model): void {
+    const kept = record as unknown as { _previousDataValues: object; dataValues: object };
+    kept._previousDataValues = { ...kept.dataValues };
+  },
+
   /** Marks a node-postgres connection broken, as Sequelize's PostgreSQL query does, so the pool drops it on release. */
   markBroken(connection: object): void {
     (connection as { _invalid?: boolean })._invalid = true;

@@ -15,6 +15,12 @@ import type { Executor, PreparedSelect } from './executor.js';
 export type SearchPath = 'instance' | 'public' | 'fast' | 'driver';
 
 /**
+ * How create many wrote its records: one INSERT … RETURNING of its own, `bulkCreate`, or one INSERT per item (a model
+ * with instance hooks, or after the database refused one of the others).
+ */
+export type CreateManyPath = 'statement' | 'instances' | 'one by one';
+
+/**
  * A test's or a diagnostic tool's view of the executors, passed to `observeExecution`. The library
  * writes and reads nothing of its own in `ctx.state`: what a test needs to see or steer goes through here.
  */
@@ -26,6 +32,10 @@ export interface ExecutionObserver {
   readonly force?: (ctx: object) => 'instance' | 'public' | 'fast' | undefined;
   /** Told once per search: the path it took and whether it reused the plan of an earlier request. */
   readonly searched?: (ctx: object, taken: { readonly path: SearchPath; readonly reused: boolean }) => void;
+  /** Create many's path for this request: `'instances'` keeps it off the statement path (`bulkCreate`). */
+  readonly forceCreateMany?: (ctx: object) => 'instances' | undefined;
+  /** Told once per create many that wrote: the way its records went in. */
+  readonly createdMany?: (ctx: object, path: CreateManyPath) => void;
   /** Told when a model's probe keeps it on the public executor, with the reason (also logged once). */
   readonly fellBack?: (model: ModelStatic<Model>, reason: string) => void;
 }

@@ -134,7 +134,7 @@ function fillableNames(fillable: readonly string[] | 'all' | undefined): readonl
 }
 
 /** True when the model's class (or one between it and Sequelize's Model) defines its own `toJSON`. */
-function hasCustomToJSON(model: ModelStatic<Model>): boolean {
+export function hasCustomToJSON(model: ModelStatic<Model>): boolean {
   return (model.prototype as { toJSON: unknown }).toJSON !== SequelizeModel.prototype.toJSON;
 }
 

@@ -1,36 +1,48 @@
 /**
- * Benchmark: batch writes against the same records written by single requests, on SQLite and PostgreSQL.
+ * Benchmark: batch writes against the same records written by single requests, on SQLite and PostgreSQL (MariaDB too
+ * when asked for by name).
  *   - update: one `PATCH <uri>?filter[id][in]=…` over N records against N single `PATCH <uri>/{id}`;
  *   - create: one `POST <uri>` with an array of N objects against N single `POST <uri>`.
  * The server runs in its own process (its CPU and memory are its own); the single requests come 8 in flight over a
  * keep-alive agent, as an admin app's per-id fallback sends them. Figures are records per second, medians over the
- * rounds, and their ratio in the same run (target ≥ 20×); the server's heap growth over a batch request (sampled every
- * 2 ms, after a GC before it) bounds a batch's memory.
+ * rounds, and their ratio in the same run (target ≥ 20×); the server's heap and RSS growth over a batch request
+ * (sampled every 2 ms, after a GC before it) bounds a batch's memory.
  *   npm run bench -- batch [records=1000] [rounds=3] [sqlite,postgres]
- * PostgreSQL is FAST_CRUD_PG_URL (skipped when it does not answer).
+ *   npm run bench -- batch 1000 3 mariadb
+ * PostgreSQL is FAST_CRUD_PG_URL (skipped when it does not answer), MariaDB FAST_CRUD_MARIADB_URL. BENCH_CPU_PROF=<dir>
+ * writes V8's CPU profile of the server over each batch request there (`<database>-<post|patch>-<round>.cpuprofile`);
+ * BENCH_LIB=<dir>/lib/index.ts serves another copy of lib/ (say, an earlier commit's, from `git archive`) for a
+ * before/after figure.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { Agent, request as httpRequest } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { DataTypes, Sequelize } from 'sequelize';
-import { crud, resource } from '../../lib/index.js';
 import { postgresAnswers } from '../support/databases.js';
 
-type Database = 'sqlite' | 'postgres';
+type Database = 'sqlite' | 'postgres' | 'mariadb';
 const self = fileURLToPath(import.meta.url);
 const PG_URL = process.env['FAST_CRUD_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const MARIADB_URL = process.env['FAST_CRUD_MARIADB_URL'] ?? 'mariadb://root@127.0.0.1:3306/test';
 const IN_FLIGHT = 8;
 
 // ---------------------------------------------------------------------------------------------- server
 
 async function server(database: Database): Promise<void> {
+  // BENCH_LIB=<dir>/lib/index.ts serves another copy of lib/ (an earlier commit's, from `git archive`): before/after.
+  const entry = process.env['BENCH_LIB'] ?? '../../lib/index.js';
+  const { crud, resource } = (await import(entry)) as typeof import('../../lib/index.js');
   const sequelize =
     database === 'postgres'
       ? new Sequelize(PG_URL, { logging: false })
-      : new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
+      : database === 'mariadb'
+        ? new Sequelize(MARIADB_URL, { logging: false })
+        : new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
   const Item = sequelize.define(
     'BenchBatchItem',
     {
@@ -50,7 +62,15 @@ async function server(database: Database): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc!;
   let peak = 0;
   let base = 0;
+  let rssPeak = 0;
+  let rssBase = 0;
   let sampler: NodeJS.Timeout | undefined;
+  // BENCH_CPU_PROF=<dir>: V8's CPU profile of the server over each batch request, one file per request.
+  const profiles = process.env['BENCH_CPU_PROF'];
+  const profiler = profiles === undefined ? undefined : new Session();
+  profiler?.connect();
+  await profiler?.post('Profiler.enable');
+  await profiler?.post('Profiler.setSamplingInterval', { interval: 100 });
   const app = new Koa();
   app.use(async (ctx, next) => {
     if (ctx.path === '/__reset') {
@@ -67,13 +87,28 @@ async function server(database: Database): Promise<void> {
       ctx.body = { micros: user + system };
     } else if (ctx.path === '/__mem/start') {
       gc();
-      base = peak = process.memoryUsage().heapUsed;
-      sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 2);
+      ({ heapUsed: base, rss: rssBase } = process.memoryUsage());
+      peak = base;
+      rssPeak = rssBase;
+      const sample = () => {
+        const { heapUsed, rss } = process.memoryUsage();
+        peak = Math.max(peak, heapUsed);
+        rssPeak = Math.max(rssPeak, rss);
+      };
+      sampler = setInterval(sample, 2);
+      await profiler?.post('Profiler.start');
       ctx.body = { ok: true };
     } else if (ctx.path === '/__mem/stop') {
       clearInterval(sampler);
-      peak = Math.max(peak, process.memoryUsage().heapUsed);
-      ctx.body = { growth: peak - base };
+      const { heapUsed, rss } = process.memoryUsage();
+      peak = Math.max(peak, heapUsed);
+      rssPeak = Math.max(rssPeak, rss);
+      if (profiler !== undefined) {
+        const { profile } = await profiler.post('Profiler.stop');
+        mkdirSync(profiles!, { recursive: true });
+        writeFileSync(`${profiles}/${database}-${String(ctx.query['name'])}.cpuprofile`, JSON.stringify(profile));
+      }
+      ctx.body = { growth: peak - base, rss: rssPeak - rssBase };
     } else await next();
   });
   app.use(router.routes());
@@ -163,7 +198,18 @@ async function measure(database: Database, records: number, rounds: number) {
     postSingle: [] as number[],
     postBatch: [] as number[],
   };
-  const more = { postBatch: [] as number[], patchMemory: [] as number[], postMemory: [] as number[] };
+  const more = {
+    postBatch: [] as number[],
+    patchMemory: [] as number[],
+    postMemory: [] as number[],
+    patchRss: [] as number[],
+    postRss: [] as number[],
+  };
+  const memory = async (name: string, heap: number[], rss: number[]) => {
+    const grown = await json(`/__mem/stop?name=${name}`);
+    heap.push((grown['growth'] as unknown as number) / MB);
+    rss.push((grown['rss'] as unknown as number) / MB);
+  };
   const cpuOf = async () => (await json('/__cpu'))['micros'] as unknown as number;
   const json = async (path: string) => JSON.parse((await send(agent, port, 'GET', path)).body) as Record<string, never>;
   try {
@@ -190,7 +236,7 @@ async function measure(database: Database, records: number, rounds: number) {
         200,
       );
       cpu.patchBatch.push(((await cpuOf()) - used) / records);
-      more.patchMemory.push(((await json('/__mem/stop'))['growth'] as unknown as number) / MB);
+      await memory(`patch-${round}`, more.patchMemory, more.patchRss);
       if (patched.records !== records) throw new Error(`PATCH by filter updated ${patched.records} records`);
       figures.patchBatch.push((records / patched.ms) * 1000);
       // Create: N single POSTs, then one array POST of N items.
@@ -209,7 +255,7 @@ async function measure(database: Database, records: number, rounds: number) {
       const body = Array.from({ length: records }, (_, i) => item('many', i));
       const created = await one(agent, port, 'POST', '/api/items', body, 201);
       cpu.postBatch.push(((await cpuOf()) - used) / records);
-      more.postMemory.push(((await json('/__mem/stop'))['growth'] as unknown as number) / MB);
+      await memory(`post-${round}`, more.postMemory, more.postRss);
       if (created.records !== records) throw new Error(`The array POST created ${created.records} records`);
       more.postBatch.push((records / created.ms) * 1000);
     }
@@ -224,6 +270,7 @@ async function measure(database: Database, records: number, rounds: number) {
       single: median(figures.patchSingle),
       batch: median(figures.patchBatch),
       memory: Math.max(...more.patchMemory),
+      rss: Math.max(...more.patchRss),
     },
     post: {
       cpuSingle: median(cpu.postSingle),
@@ -231,6 +278,7 @@ async function measure(database: Database, records: number, rounds: number) {
       single: median(figures.postSingle),
       batch: median(more.postBatch),
       memory: Math.max(...more.postMemory),
+      rss: Math.max(...more.postRss),
     },
   };
 }
@@ -252,12 +300,12 @@ async function main(records: number, rounds: number, wanted: readonly Database[]
     const { patch, post } = await measure(database, records, rounds);
     const line = (
       name: string,
-      f: { single: number; batch: number; memory: number; cpuSingle: number; cpuBatch: number },
+      f: { single: number; batch: number; memory: number; rss: number; cpuSingle: number; cpuBatch: number },
     ) =>
       console.log(
         `  ${database.padEnd(8)} ${name.padEnd(28)} single ${f.single.toFixed(0).padStart(6)} records/s   batch ` +
           `${f.batch.toFixed(0).padStart(7)} records/s   ratio ${(f.batch / f.single).toFixed(1).padStart(5)}×   ` +
-          `heap growth ${f.memory.toFixed(1)} MB   server CPU/record ${f.cpuSingle.toFixed(0)} µs against ` +
+          `heap growth ${f.memory.toFixed(1)} MB   RSS growth ${f.rss.toFixed(1)} MB   server CPU/record ${f.cpuSingle.toFixed(0)} µs against ` +
           `${f.cpuBatch.toFixed(0)} µs (${(f.cpuSingle / f.cpuBatch).toFixed(1)}×)`,
       );
     line('PATCH by filter vs PATCH {id}', patch);

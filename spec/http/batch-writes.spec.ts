@@ -41,6 +41,7 @@ interface Calls {
   beforeUpdate: number[];
   afterUpdate: number[];
   beforeCreate: number;
+  afterCreate: number;
   beforeDelete: number[];
   beforeSoftDelete: number[];
   afterRestore: number[];
@@ -57,6 +58,7 @@ function hooksOf(calls: Calls): ResourceHooks<Model> {
     },
     beforeCreate: () => void calls.beforeCreate++,
     afterCreate: (record) => {
+      calls.afterCreate++;
       if (record.get('sku') === calls.failOn) throw new Error('afterCreate broke');
     },
     beforeDelete: (record) => void calls.beforeDelete.push(record.get('id') as number),
@@ -76,6 +78,7 @@ for (const db of databases) {
         beforeUpdate: [],
         afterUpdate: [],
         beforeCreate: 0,
+        afterCreate: 0,
         beforeDelete: [],
         beforeSoftDelete: [],
         afterRestore: [],
@@ -120,6 +123,7 @@ for (const db of databases) {
           beforeUpdate: [],
           afterUpdate: [],
           beforeCreate: 0,
+          afterCreate: 0,
           beforeDelete: [],
           beforeSoftDelete: [],
           afterRestore: [],
@@ -149,7 +153,7 @@ for (const db of databases) {
           ],
         );
         assert.equal(typeof res.body.data[0].id, 'number');
-        assert.equal(calls.beforeCreate, 2);
+        assert.deepEqual([calls.beforeCreate, calls.afterCreate], [2, 2]);
         assert.deepEqual((await skus()).slice(-2), ['N2', 'N1']);
       });
 
@@ -188,6 +192,8 @@ for (const db of databases) {
           res.body.data.map((item: { field: string; error: string }) => [item.field, item.error]),
           [['2.price', 'min']],
         );
+        // The multi-row INSERT was refused and the items went one by one: each create hook ran once per item.
+        assert.deepEqual([calls.beforeCreate, calls.afterCreate], [3, 0]);
         assert.deepEqual(await skus(), before);
       });
 
@@ -215,6 +221,8 @@ for (const db of databases) {
         );
         assert.equal(inBatch.status, 409, inBatch.text);
         assert.deepEqual(inBatch.body.data[0].field, '2.sku');
+        // Both multi-row INSERTs were refused and their items went one by one: each hook ran once per item.
+        assert.deepEqual([calls.beforeCreate, calls.afterCreate], [2 + 3, 0]);
         assert.deepEqual(await skus(), before);
       });
 
