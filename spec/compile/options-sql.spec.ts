@@ -48,7 +48,12 @@ for (const dialect of DIALECTS) {
       policy: {
         ...resolvePolicy(Product, {}, DEFAULT_CONFIG),
         relations: {
-          category: { visible: new Set(['name']), sortable: new Set(), filterable: new Set(['name']), include: false },
+          category: {
+            visible: new Set(['name']),
+            sortable: new Set<string>(),
+            filterable: new Set(['name']),
+            include: false,
+          },
         },
       },
       termKey: 'term',
