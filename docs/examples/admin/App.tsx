@@ -2,7 +2,6 @@
  * The demo's react-admin app at /admin: products and categories through `koa-fast-crud/react-admin`.
  * Bundled for the browser by esbuild when the demo first serves it (see ../demo/admin.ts).
  */
-import { useQuery } from '@tanstack/react-query';
 import {
   Admin,
   AutocompleteInput,
@@ -14,22 +13,23 @@ import {
   List,
   NumberField,
   NumberInput,
+  ReferenceInput,
   Resource,
   SearchInput,
   SimpleForm,
   TextField,
   TextInput,
   required,
-  useDataProvider,
 } from 'react-admin';
-import { dataProvider, type KoaFastCrudDataProvider } from 'koa-fast-crud/react-admin';
+import { dataProvider } from 'koa-fast-crud/react-admin';
 
 // #region provider
 /**
  * The API under the demo's /api; the provider speaks its filters, sort, pages and JSend replies. `products` has batch
- * routes: a bulk delete of the selected rows is one request, in one transaction.
+ * routes: a bulk delete of the selected rows is one request, in one transaction. A `q` on categories (the category
+ * autocomplete's) goes to their options route, labels by `name`.
  */
-const provider = dataProvider('/api', { batch: ['products'] });
+const provider = dataProvider('/api', { batch: ['products'], autocomplete: { categories: 'name' } });
 // #endregion provider
 
 // #region list
@@ -59,23 +59,16 @@ export function ProductList() {
 // #endregion list
 
 // #region form
-/** The category select box, filled from `GET /api/categories/options?label=name` through the provider. */
+/**
+ * The category: react-admin's ReferenceInput + AutocompleteInput, as they come. Typing sends `filter: { q }` to
+ * getList, which the provider's `autocomplete` option sends to `GET /api/categories/options?label=name&q=…&limit=25`
+ * (categories have no term fields); the chosen category is read back by id.
+ */
 function CategoryInput() {
-  const provider = useDataProvider<KoaFastCrudDataProvider>();
-  const { data, isPending } = useQuery({
-    queryKey: ['categories', 'options', 'name'],
-    queryFn: ({ signal }) => provider.getOptions('categories', { label: 'name', signal }),
-  });
   return (
-    <AutocompleteInput
-      source="categoryId"
-      label="Category"
-      choices={data?.data ?? []}
-      optionText="label"
-      optionValue="value"
-      isPending={isPending}
-      validate={required()}
-    />
+    <ReferenceInput source="categoryId" reference="categories">
+      <AutocompleteInput label="Category" optionText="name" validate={required()} />
+    </ReferenceInput>
   );
 }
 
