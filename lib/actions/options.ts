@@ -107,7 +107,8 @@ async function answerOptions(
         error: 'tooManyRows',
         message:
           `The options list answers at most ${cap} items (search.max_unpaginated) and this one has more: ask for ` +
-          `the first items with limit (or q), narrow it with a filter or a condition (modifyOptionsQuery), or raise the cap`,
+          `the first items with limit (or q), narrow it with a filter or a condition (modifyOptionsQuery), ` +
+          `or raise the cap`,
       },
     ]);
   const query = inReplyOrder(hooked);

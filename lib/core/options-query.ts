@@ -68,7 +68,7 @@ export function buildOptionsQuery(
   });
 }
 
-/** An options request's parameters as the action reads them: `label` and `value`, and the autocomplete's `q`, `limit`, `filter`. */
+/** The parameters the options action reads: `label`, `value`, and the autocomplete's `q`, `limit`, `filter`. */
 export interface OptionsRequest {
   readonly label?: string | undefined;
   readonly value?: string | undefined;
@@ -80,7 +80,7 @@ export interface OptionsRequest {
   readonly filter?: unknown;
 }
 
-/** What planning options needs besides the model and the request: the filter parser's settings and the configuration. */
+/** What planning options needs besides the model and the request: the filter parser's settings and the config. */
 export interface OptionsSettings extends FilterSettings {
   readonly config: Pick<FastCrudConfig, 'options' | 'soft_delete'>;
   /** The field policy's visible attributes: a label or value outside them is `columnNotFound`. */

@@ -228,7 +228,8 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
           query(
             'limit',
             { type: 'integer', minimum: 1 },
-            `Most items to answer, the first by label; lowered to options.max_limit (${context.optionsMaxLimit ?? 100})`,
+            `Most items to answer, the first by label; lowered to options.max_limit ` +
+              `(${context.optionsMaxLimit ?? 100})`,
           ),
           ...filters.filter((parameter) => parameter.name.startsWith('filter[')),
         ],
