@@ -60,6 +60,8 @@ export interface FailItem {
 export interface ResponseLike {
   readonly status: number;
   readonly statusText?: string;
+  /** The reply's headers (the global `Response` has them); the providers read `ETag`. */
+  readonly headers?: { get(name: string): string | null };
   text(): Promise<string>;
 }
 
@@ -85,6 +87,8 @@ export interface HttpClientReply {
   readonly status: number;
   readonly json?: unknown;
   readonly body?: string;
+  /** The reply's headers, as `fetchJson` gives them; the providers read `ETag`. */
+  readonly headers?: { get(name: string): string | null };
 }
 
 /**
@@ -129,7 +133,8 @@ export interface ClientOptions {
   /**
    * Which resources have batch routes (`batch: true` on the server, see the batch-writes guide): `true` for every
    * resource, or a list of resource names. Their many-record methods send one atomic request per `batchSize` ids
-   * (`PATCH <uri>?filter[<idField>][in]=…`, `DELETE <uri>?filter[<idField>][in]=…`, an array `POST <uri>`)
+   * (`PATCH <uri>?filter[<idField>][in]=…`, `DELETE <uri>?filter[<idField>][in]=…`, an array `POST <uri>`, and
+   * `DELETE <uri>/soft?…`, `PATCH <uri>/restore?…` for soft delete and restore)
    * instead of one request per id. Default: none.
    */
   batch?: boolean | readonly string[];
@@ -146,6 +151,104 @@ export interface ClientOptions {
    * `filter[term]` is a 400). Without `q` their getList searches as usual. Default: none.
    */
   autocomplete?: Readonly<Record<string, string>>;
+  /**
+   * Which resources' edits are conditional (see the concurrency guide): `true` for every resource, or a list of
+   * resource names. The provider keeps the `ETag` of each record getOne (without `include`) and update answered, and
+   * sends it back in `If-Match` when that record is updated or deleted; on a model with a version column it also sends
+   * the record's `versionField` in the update's body. A write refused because the record changed since (412
+   * `preconditionFailed`, 409 `staleVersion`) rejects with `conflictMessage`. Default: none.
+   */
+  preconditions?: boolean | readonly string[];
+  /**
+   * The version attribute a conditional update sends from the record it edits (Sequelize's `version: true` is
+   * `version`), when that record has it; `false`: never send one. Default `version`.
+   */
+  versionField?: string | false;
+  /** The message of a write refused because the record changed since it was read. Default `CONFLICT_MESSAGE`. */
+  conflictMessage?: string;
+}
+
+/**
+ * What a write refused because its record changed since it was read says unless `conflictMessage` says otherwise.
+ * @example CONFLICT_MESSAGE // 'Someone else changed this record since you opened it: …'
+ */
+export const CONFLICT_MESSAGE =
+  'Someone else changed this record since you opened it: reload it to see their changes (yours were not saved)';
+
+/**
+ * Whether a fail says the record changed since the client read it: a 412 `preconditionFailed`, or a 409
+ * `staleVersion`.
+ * @example isConflict(new ProtocolError(412, envelope, '')) // true
+ */
+export function isConflict(error: ProtocolError): boolean {
+  return error.items.some((item) => item.error === 'preconditionFailed' || item.error === 'staleVersion');
+}
+
+/**
+ * Whether `resource`'s edits are conditional by the client's `preconditions` option.
+ * @example preconditionsFor({ preconditions: ['products'] }, 'products') // true
+ */
+export function preconditionsFor(options: Pick<ClientOptions, 'preconditions'>, resource: string): boolean {
+  const { preconditions } = options;
+  return (
+    preconditions === true ||
+    (Array.isArray(preconditions) && preconditions.includes(resource.replace(/^\/+|\/+$/g, '')))
+  );
+}
+
+/** How many versions of one record a `TagMemory` keeps (one per content the client may still hold). */
+const TAGS_PER_RECORD = 4;
+
+/**
+ * The ETags a provider was given for records, each kept with the record's content, so a write sends the ETag of the
+ * very record the form shows (react-admin's `previousData`), not of a later read. Kept per resource and id, the last
+ * few contents each.
+ * @example memory.remember('products', record, '"nG5J…"'); memory.tagOf('products', record.id, record) // '"nG5J…"'
+ */
+export class TagMemory {
+  readonly #tags = new Map<string, { readonly content: string; readonly etag: string }[]>();
+
+  /** Keeps `etag` as the tag of `record` (of `resource`, with id `id`); a weak or absent tag is ignored. */
+  remember(resource: string, id: unknown, record: unknown, etag: string | undefined): void {
+    if (etag === undefined || etag.startsWith('W/') || !isObject(record)) return;
+    const key = tagKey(resource, id);
+    const content = canonicalJson(record);
+    const kept = (this.#tags.get(key) ?? []).filter((entry) => entry.content !== content);
+    this.#tags.set(key, [...kept.slice(1 - TAGS_PER_RECORD), { content, etag }]);
+  }
+
+  /**
+   * The ETag kept for the record with that id: of the content `record` has when given (undefined when none was kept
+   * for that content), else the last one kept.
+   */
+  tagOf(resource: string, id: unknown, record?: unknown): string | undefined {
+    const kept = this.#tags.get(tagKey(resource, id)) ?? [];
+    if (record === undefined || record === null) return kept.at(-1)?.etag;
+    const content = isObject(record) ? canonicalJson(record) : undefined;
+    return kept.find((entry) => entry.content === content)?.etag;
+  }
+
+  /** Forgets the record (deleted). */
+  forget(resource: string, id: unknown): void {
+    this.#tags.delete(tagKey(resource, id));
+  }
+}
+
+function tagKey(resource: string, id: unknown): string {
+  return `${resource.replace(/^\/+|\/+$/g, '')}\u0000${String(id)}`;
+}
+
+/** JSON with every object's keys sorted, so two copies of one record compare equal whatever their key order. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    isObject(inner)
+      ? Object.fromEntries(
+          Object.keys(inner)
+            .sort()
+            .map((key) => [key, inner[key]]),
+        )
+      : inner,
+  );
 }
 
 /**
@@ -292,19 +395,30 @@ export async function request(
   url: string,
   body?: unknown,
   signal?: unknown,
-): Promise<{ readonly data: unknown; readonly meta: Readonly<Record<string, unknown>> }> {
+  extraHeaders?: Readonly<Record<string, string>>,
+): Promise<{
+  readonly data: unknown;
+  readonly meta: Readonly<Record<string, unknown>>;
+  /** The reply's `ETag`, when it has one and the client may read it. */
+  readonly etag?: string;
+}> {
   const headers: Record<string, string> = {
     Accept: 'application/json',
     ...(body !== undefined && { 'Content-Type': 'application/json' }),
     ...(await resolveHeaders(options)),
+    ...extraHeaders,
   };
   const text = body === undefined ? undefined : JSON.stringify(body);
-  const { status, envelope, statusText } = options.httpClient
+  const { status, envelope, statusText, etag } = options.httpClient
     ? await viaHttpClient(options, method, url, headers, text, signal)
     : await viaFetch(options, method, url, headers, text, signal);
   if (status < 200 || status >= 300 || !isObject(envelope) || envelope['status'] !== 'success')
     throw new ProtocolError(status, envelope, statusText);
-  return { data: envelope['data'], meta: isObject(envelope['meta']) ? envelope['meta'] : {} };
+  return {
+    data: envelope['data'],
+    meta: isObject(envelope['meta']) ? envelope['meta'] : {},
+    ...(etag !== undefined && { etag }),
+  };
 }
 
 /**
@@ -320,6 +434,12 @@ interface Received {
   readonly status: number;
   readonly envelope: unknown;
   readonly statusText: string;
+  readonly etag?: string;
+}
+
+function etagOf(headers: ResponseLike['headers'] | undefined): { etag?: string } {
+  const etag = typeof headers?.get === 'function' ? headers.get('ETag') : null;
+  return etag === null || etag === undefined || etag === '' ? {} : { etag };
 }
 
 async function viaFetch(
@@ -339,7 +459,12 @@ async function viaFetch(
     ...(signal !== undefined && signal !== null && { signal }),
   });
   const text = await response.text();
-  return { status: response.status, envelope: parseJson(text), statusText: response.statusText ?? '' };
+  return {
+    status: response.status,
+    envelope: parseJson(text),
+    statusText: response.statusText ?? '',
+    ...etagOf(response.headers),
+  };
 }
 
 async function viaHttpClient(
@@ -363,6 +488,7 @@ async function viaHttpClient(
       status: reply.status,
       envelope: reply.json ?? (reply.body === undefined ? undefined : parseJson(reply.body)),
       statusText: '',
+      ...etagOf(reply.headers),
     };
   } catch (error) {
     // fetchJson rejects a non-2xx reply with an error carrying its status and parsed body; another client may carry the

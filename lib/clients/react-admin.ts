@@ -9,6 +9,10 @@ import {
   BATCH_SIZE,
   batchesFor,
   chunks,
+  CONFLICT_MESSAGE,
+  isConflict,
+  preconditionsFor,
+  TagMemory,
   fieldErrors,
   hasMoreOf,
   idPath,
@@ -28,6 +32,7 @@ import {
   type SearchQuery,
 } from './protocol.js';
 
+export { CONFLICT_MESSAGE } from './protocol.js';
 export type {
   ClientOptions,
   FailItem,
@@ -114,8 +119,10 @@ export class HttpError extends Error {
 
 /**
  * Options of the react-admin provider: those of every client (`validationStatuses` decides which fails fill
- * `body.errors`; `batch` names the resources whose updateMany and deleteMany send one request).
- * @example dataProvider('/api', { batch: ['products'] })
+ * `body.errors`; `batch` names the resources whose updateMany, deleteMany, softDeleteMany and restoreMany send one
+ * request; `preconditions` those whose update and delete send the `If-Match` of the record the form loaded,
+ * `previousData`).
+ * @example dataProvider('/api', { batch: ['products'], preconditions: ['products'] })
  */
 export type ReactAdminOptions = ClientOptions;
 
@@ -180,7 +187,10 @@ export interface KoaFastCrudDataProvider {
     resource: string,
     params: { readonly id: string | number },
   ): Promise<{ data: R }>;
-  /** softDelete for each id, in parallel; resolves the ids. */
+  /**
+   * `DELETE <resource>/soft?filter[<idField>][in]=…` for a resource named by the `batch` option (one atomic request per
+   * `batchSize` ids), else softDelete for each id in parallel; resolves the ids.
+   */
   softDeleteMany(
     resource: string,
     params: { readonly ids: readonly (string | number)[] },
@@ -190,7 +200,10 @@ export interface KoaFastCrudDataProvider {
     resource: string,
     params: { readonly id: string | number },
   ): Promise<{ data: R }>;
-  /** restore for each id, in parallel; resolves the ids. */
+  /**
+   * `PATCH <resource>/restore?filter[<idField>][in]=…` for a resource named by the `batch` option (one atomic request
+   * per `batchSize` ids), else restore for each id in parallel; resolves the ids.
+   */
   restoreMany(
     resource: string,
     params: { readonly ids: readonly (string | number)[] },
@@ -222,12 +235,33 @@ export function dataProvider(apiUrl: string, options: ReactAdminOptions = {}): K
   const validation = options.validationStatuses ?? VALIDATION_STATUSES;
   const termKey = options.termKey ?? 'term';
   const idField = options.idField ?? 'id';
-  const send = async (method: string, url: string, body?: unknown, signal?: unknown) => {
+  const conflict = options.conflictMessage ?? CONFLICT_MESSAGE;
+  const send = async (
+    method: string,
+    url: string,
+    body?: unknown,
+    signal?: unknown,
+    headers?: Readonly<Record<string, string>>,
+  ) => {
     try {
-      return await request(options, method, url, body, signal);
+      return await request(options, method, url, body, signal, headers);
     } catch (error) {
-      throw error instanceof ProtocolError ? toHttpError(error, validation) : error;
+      throw error instanceof ProtocolError ? toHttpError(error, validation, conflict) : error;
     }
+  };
+  // The ETags of the records getOne and update answered, for the conditional writes of `preconditions`.
+  const tags = new TagMemory();
+  const versionField = options.versionField ?? 'version';
+  const ifMatch = (resource: string, id: unknown, previousData: unknown) => {
+    if (!preconditionsFor(options, resource)) return undefined;
+    const etag = tags.tagOf(resource, id, previousData);
+    return etag === undefined ? undefined : { 'If-Match': etag };
+  };
+  /** The update's body, with the version of the record the form loaded on a conditional resource. */
+  const withVersion = (resource: string, data: Readonly<Record<string, unknown>>, previousData: unknown) => {
+    if (versionField === false || !preconditionsFor(options, resource)) return data;
+    const version = isRecord(previousData) ? previousData[versionField] : undefined;
+    return version === undefined || version === null ? data : { ...data, [versionField]: version };
   };
   const record = (data: unknown) => data as AnyRecord;
   const list = async (resource: string, params: RaListParams): Promise<RaListResult<AnyRecord>> => {
@@ -276,12 +310,15 @@ export function dataProvider(apiUrl: string, options: ReactAdminOptions = {}): K
     supportAbortSignal: true,
     getList: list,
     async getOne(resource, { id, meta, signal }) {
-      const { data } = await send(
+      const { data, etag } = await send(
         'GET',
         resourceUrl(apiUrl, resource, idPath(id), searchParams({ include: meta?.include })),
         undefined,
         signal,
       );
+      // A read with associations answers another ETag, which a write refuses: keep only the plain record's.
+      if (preconditionsFor(options, resource) && (meta?.include ?? []).length === 0)
+        tags.remember(resource, id, data, etag);
       return { data: record(data) };
     },
     async getMany(resource, { ids, meta, signal }) {
@@ -303,15 +340,26 @@ export function dataProvider(apiUrl: string, options: ReactAdminOptions = {}): K
     async create(resource, { data }) {
       return { data: record((await send('POST', resourceUrl(apiUrl, resource), data)).data) };
     },
-    async update(resource, { id, data }) {
-      return { data: record((await send('PATCH', resourceUrl(apiUrl, resource, idPath(id)), data)).data) };
+    async update(resource, { id, data, previousData }) {
+      const url = resourceUrl(apiUrl, resource, idPath(id));
+      const body = withVersion(resource, data, previousData);
+      const reply = await send('PATCH', url, body, undefined, ifMatch(resource, id, previousData));
+      if (preconditionsFor(options, resource)) tags.remember(resource, id, reply.data, reply.etag);
+      return { data: record(reply.data) };
     },
     updateMany: (resource, { ids, data }) =>
       batchesFor(options, resource)
         ? batch(ids, (filter) => send('PATCH', resourceUrl(apiUrl, resource, '', filter), data))
         : each(ids, (id) => send('PATCH', resourceUrl(apiUrl, resource, idPath(id)), data)),
     async delete(resource, { id, previousData }) {
-      await send('DELETE', resourceUrl(apiUrl, resource, idPath(id)));
+      await send(
+        'DELETE',
+        resourceUrl(apiUrl, resource, idPath(id)),
+        undefined,
+        undefined,
+        ifMatch(resource, id, previousData),
+      );
+      tags.forget(resource, id);
       // The server answers `data: null`; react-admin wants the deleted record.
       return { data: (previousData as AnyRecord) ?? { id } };
     },
@@ -323,12 +371,16 @@ export function dataProvider(apiUrl: string, options: ReactAdminOptions = {}): K
       return { data: record((await send('DELETE', resourceUrl(apiUrl, resource, `${idPath(id)}/soft`))).data) };
     },
     softDeleteMany: (resource, { ids }) =>
-      each(ids, (id) => send('DELETE', resourceUrl(apiUrl, resource, `${idPath(id)}/soft`))),
+      batchesFor(options, resource)
+        ? batch(ids, (filter) => send('DELETE', resourceUrl(apiUrl, resource, '/soft', filter)))
+        : each(ids, (id) => send('DELETE', resourceUrl(apiUrl, resource, `${idPath(id)}/soft`))),
     async restore(resource, { id }) {
       return { data: record((await send('PATCH', resourceUrl(apiUrl, resource, `${idPath(id)}/restore`))).data) };
     },
     restoreMany: (resource, { ids }) =>
-      each(ids, (id) => send('PATCH', resourceUrl(apiUrl, resource, `${idPath(id)}/restore`))),
+      batchesFor(options, resource)
+        ? batch(ids, (filter) => send('PATCH', resourceUrl(apiUrl, resource, '/restore', filter)))
+        : each(ids, (id) => send('PATCH', resourceUrl(apiUrl, resource, `${idPath(id)}/restore`))),
     async getOptions(resource, { label, value, signal }) {
       const valueParam = value === undefined ? '' : `&value=${encodeURIComponent(value)}`;
       const query = `label=${encodeURIComponent(label)}${valueParam}`;
@@ -406,19 +458,28 @@ function condition(field: string, op: FilterOperator, value: unknown): FilterCon
 }
 
 /**
- * A ProtocolError as react-admin's HttpError: per-field `errors` in the body for a validation status.
+ * A ProtocolError as react-admin's HttpError: per-field `errors` in the body for a validation status. A write refused
+ * because the record changed since it was read (412 `preconditionFailed`, 409 `staleVersion`) has no `errors` and
+ * `conflictMessage` as its message, so react-admin notifies it rather than marking a field the form may not show.
  * @example toHttpError(error, [400, 409, 422]).body.errors // { price: 'A price is never negative' }
  */
 export function toHttpError(
   error: ProtocolError,
   validationStatuses: readonly number[] = VALIDATION_STATUSES,
+  conflictMessage: string = CONFLICT_MESSAGE,
 ): HttpError {
   const { items } = error;
   const envelope =
     typeof error.envelope === 'object' && error.envelope !== null ? (error.envelope as Record<string, unknown>) : {};
-  const errors = items.length > 0 && validationStatuses.includes(error.status) ? { errors: fieldErrors(items) } : {};
+  const conflict = isConflict(error);
+  const errors =
+    items.length > 0 && !conflict && validationStatuses.includes(error.status) ? { errors: fieldErrors(items) } : {};
   const body = error.envelope === undefined && Object.keys(errors).length === 0 ? null : { ...envelope, ...errors };
-  return new HttpError(error.message, error.status, body);
+  return new HttpError(conflict ? conflictMessage : error.message, error.status, body);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isOperator(name: string): name is FilterOperator {

@@ -9,6 +9,10 @@ import {
   BATCH_SIZE,
   batchesFor,
   chunks,
+  CONFLICT_MESSAGE,
+  isConflict,
+  preconditionsFor,
+  TagMemory,
   fieldErrors,
   hasMoreOf,
   idPath,
@@ -30,6 +34,7 @@ import {
   type SearchQuery,
 } from './protocol.js';
 
+export { CONFLICT_MESSAGE } from './protocol.js';
 export type {
   ClientOptions,
   FailItem,
@@ -73,9 +78,13 @@ export interface RefinePagination {
   readonly mode?: 'client' | 'server' | 'off';
 }
 
-/** `meta` the provider reads: `include` loads associations with each record. */
+/**
+ * `meta` the provider reads: `include` loads associations with each record; `etag`, on update and deleteOne, is the
+ * `If-Match` to send (by default, on a resource of the `preconditions` option, the ETag of the record's last getOne).
+ */
 export interface RefineMeta {
   readonly include?: readonly string[];
+  readonly etag?: string;
   readonly [key: string]: unknown;
 }
 
@@ -134,8 +143,8 @@ export const REFINE_OPERATORS = Object.freeze({
 export type RefineOperator = keyof typeof REFINE_OPERATORS;
 
 /**
- * Options of the Refine provider: those of every client (`batch` names the resources whose createMany, updateMany
- * and deleteMany send one request), plus the filter field that is the term search.
+ * Options of the Refine provider: those of every client (`batch` names the resources whose createMany, updateMany,
+ * deleteMany, softDeleteMany and restoreMany send one request), plus the filter field that is the term search.
  * @example dataProvider('/api', { batch: ['products'] })
  */
 export interface RefineOptions extends ClientOptions {
@@ -242,6 +251,22 @@ export interface KoaFastCrudRefineProvider {
     readonly resource: string;
     readonly id: string | number;
   }): Promise<{ data: T }>;
+  /**
+   * `DELETE <resource>/soft?filter[<idField>][in]=…` for a resource named by the `batch` option (one atomic request per
+   * `batchSize` ids), else softDelete per id in parallel; resolves the soft-deleted records.
+   */
+  softDeleteMany<T extends BaseRecord = AnyRecord>(params: {
+    readonly resource: string;
+    readonly ids: readonly (string | number)[];
+  }): Promise<{ data: T[] }>;
+  /**
+   * `PATCH <resource>/restore?filter[<idField>][in]=…` for a resource named by the `batch` option (one atomic request
+   * per `batchSize` ids), else restore per id in parallel; resolves the restored records.
+   */
+  restoreMany<T extends BaseRecord = AnyRecord>(params: {
+    readonly resource: string;
+    readonly ids: readonly (string | number)[];
+  }): Promise<{ data: T[] }>;
   /** `GET <resource>/options?label=&value=`: `{ label, value }` pairs for a select box, ordered by label. */
   getOptions(params: {
     readonly resource: string;
@@ -270,12 +295,20 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
     body?: unknown,
     signal?: unknown,
     through: ClientOptions = options,
+    headers?: Readonly<Record<string, string>>,
   ) => {
     try {
-      return await request(through, method, url, body, signal);
+      return await request(through, method, url, body, signal, headers);
     } catch (error) {
-      throw error instanceof ProtocolError ? toHttpError(error, validation) : error;
+      throw error instanceof ProtocolError ? toHttpError(error, validation, conflict) : error;
     }
+  };
+  const conflict = options.conflictMessage ?? CONFLICT_MESSAGE;
+  // The ETags of the records getOne and update answered, for the conditional writes of `preconditions`.
+  const tags = new TagMemory();
+  const ifMatch = (resource: string, id: unknown, meta: RefineMeta | undefined) => {
+    const etag = meta?.etag ?? (preconditionsFor(options, resource) ? tags.tagOf(resource, id) : undefined);
+    return etag === undefined ? undefined : { 'If-Match': etag };
   };
   const url = (resource: string, path = '', query = '') => resourceUrl(apiUrl, resource, path, query);
   const batchSize = options.batchSize ?? BATCH_SIZE;
@@ -319,16 +352,16 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
       return { data: rows, total: total ?? fallback, ...(hasMore !== undefined && { hasMore }) };
     },
     async getOne({ resource, id, meta }) {
-      return {
-        data: (
-          await send(
-            'GET',
-            url(resource, idPath(id), searchParams({ include: meta?.include })),
-            undefined,
-            signalOf(meta),
-          )
-        ).data as AnyRecord,
-      };
+      const { data, etag } = await send(
+        'GET',
+        url(resource, idPath(id), searchParams({ include: meta?.include })),
+        undefined,
+        signalOf(meta),
+      );
+      // A read with associations answers another ETag, which a write refuses: keep only the plain record's.
+      if (preconditionsFor(options, resource) && (meta?.include ?? []).length === 0)
+        tags.remember(resource, id, data, etag);
+      return { data: data as AnyRecord };
     },
     async getMany({ resource, ids, meta }) {
       const pages = await Promise.all(
@@ -362,8 +395,17 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
         )) as AnyRecord[],
       };
     },
-    async update({ resource, id, variables }) {
-      return { data: (await send('PATCH', url(resource, idPath(id)), variables)).data as AnyRecord };
+    async update({ resource, id, variables, meta }) {
+      const reply = await send(
+        'PATCH',
+        url(resource, idPath(id)),
+        variables,
+        undefined,
+        options,
+        ifMatch(resource, id, meta),
+      );
+      if (preconditionsFor(options, resource)) tags.remember(resource, id, reply.data, reply.etag);
+      return { data: reply.data as AnyRecord };
     },
     async updateMany({ resource, ids, variables }) {
       if (!batchesFor(options, resource)) return each(ids, (id) => send('PATCH', url(resource, idPath(id)), variables));
@@ -374,8 +416,9 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
       );
       return { data: groups.flat() as AnyRecord[] };
     },
-    async deleteOne({ resource, id }) {
-      await send('DELETE', url(resource, idPath(id)));
+    async deleteOne({ resource, id, meta }) {
+      await send('DELETE', url(resource, idPath(id)), undefined, undefined, options, ifMatch(resource, id, meta));
+      tags.forget(resource, id);
       return { data: { [idField]: id } as AnyRecord };
     },
     async deleteMany({ resource, ids }) {
@@ -416,6 +459,25 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
     },
     async restore({ resource, id }) {
       return { data: (await send('PATCH', url(resource, `${idPath(id)}/restore`))).data as AnyRecord };
+    },
+    async softDeleteMany({ resource, ids }) {
+      if (!batchesFor(options, resource)) return each(ids, (id) => send('DELETE', url(resource, `${idPath(id)}/soft`)));
+      const groups = await inGroups(
+        ids,
+        batchSize,
+        async (group) => (await send('DELETE', url(resource, '/soft', inFilter(group)))).data,
+      );
+      return { data: groups.flat() as AnyRecord[] };
+    },
+    async restoreMany({ resource, ids }) {
+      if (!batchesFor(options, resource))
+        return each(ids, (id) => send('PATCH', url(resource, `${idPath(id)}/restore`)));
+      const groups = await inGroups(
+        ids,
+        batchSize,
+        async (group) => (await send('PATCH', url(resource, '/restore', inFilter(group)))).data,
+      );
+      return { data: groups.flat() as AnyRecord[] };
     },
     async getOptions({ resource, label, value }) {
       const valueParam = value === undefined ? '' : `&value=${encodeURIComponent(value)}`;
@@ -506,13 +568,17 @@ export function refineConditions(
 
 /**
  * A ProtocolError as Refine's HttpError: `errors` holds one message per field for a validation
- * status, leaving out items without a field (their message is in `message`).
+ * status, leaving out items without a field (their message is in `message`). A write refused because the record
+ * changed since it was read (412 `preconditionFailed`, 409 `staleVersion`) has no `errors` and `conflictMessage` as
+ * its message.
  * @example toHttpError(error).errors // { price: 'A price is never negative' }
  */
 export function toHttpError(
   error: ProtocolError,
   validationStatuses: readonly number[] = VALIDATION_STATUSES,
+  conflictMessage: string = CONFLICT_MESSAGE,
 ): HttpError {
+  if (isConflict(error)) return new HttpError(conflictMessage, error.status, error.items, error.envelope);
   // fieldErrors puts an item without a field (or named 'root') under root; Refine wants those in message only.
   const withField = error.items.filter((item) => item.field !== null && item.field !== '' && item.field !== 'root');
   const errors =

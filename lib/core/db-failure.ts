@@ -86,8 +86,8 @@ const TIMEOUT_CODES: ReadonlySet<string> = new Set([
 const TIMEOUT_ERRNOS: ReadonlySet<number> = new Set([1969, 1317, 3024]);
 
 /**
- * Messages node-postgres gives a query whose connection went away, which carry no code; and a
- * PostgreSQL hot standby's recovery conflict (`canceling statement` or `terminating connection due
+ * Messages node-postgres gives a query whose connection went away, which carry no code; and, for a server that
+ * reports in English, a PostgreSQL hot standby's recovery conflict (`canceling statement` or `terminating connection due
  * to conflict with recovery`, SQLSTATE 40001 as a serialization failure has): replay removed rows
  * the query's snapshot needed, and the same read again, on this standby or another, can succeed.
  */
@@ -156,6 +156,7 @@ type Fields = {
   readonly errno: unknown;
   readonly sqlState: unknown;
   readonly message: unknown;
+  readonly file: unknown;
 };
 
 function isTimeout({ name, code, errno }: Fields): boolean {
@@ -166,8 +167,11 @@ function isTimeout({ name, code, errno }: Fields): boolean {
   );
 }
 
-function isUnavailable({ name, code, errno, sqlState, message }: Fields): boolean {
+function isUnavailable({ name, code, errno, sqlState, message, file }: Fields): boolean {
   if (typeof name === 'string' && CONNECTION_NAMES.has(name)) return true;
+  // A hot standby's recovery conflict, whatever the server's lc_messages: PostgreSQL raises its SQLSTATE 40001 only
+  // from postgres.c's interrupt handling, while a serialization failure on the primary comes from the executor.
+  if (code === '40001' && file === 'postgres.c') return true;
   if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
   if (typeof errno === 'number' && UNAVAILABLE_ERRNOS.has(errno)) return true;
   // SQLSTATE class 08: connection exception (MariaDB's 08S01 communication link failure among them).
@@ -194,6 +198,7 @@ function errorChain(thrown: unknown): Fields[] {
         errno: read(value, 'errno'),
         sqlState: read(value, 'sqlState'),
         message: read(value, 'message'),
+        file: read(value, 'file'),
       });
       next.push(read(value, 'original'), read(value, 'parent'), read(value, 'cause'));
     }

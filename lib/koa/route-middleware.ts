@@ -122,6 +122,11 @@ function uriTooLong(max: number): Reply {
 function writeReply(ctx: Context, reply: Reply): void {
   ctx.status = reply.status;
   if (reply.headers !== undefined) ctx.set(reply.headers);
+  // A 304 has no body (RFC 9110 §15.4.5): none is made, nor its Content-Type, which Koa would drop again.
+  if (reply.status === 304) {
+    ctx.body = null;
+    return;
+  }
   const { body } = reply;
   if (body.status !== 'success') {
     ctx.body = body;

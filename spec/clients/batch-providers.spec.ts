@@ -1,7 +1,7 @@
 /**
  * The providers' `batch` option against a real batch resource, on every database and in both forms: react-admin's
- * updateMany/deleteMany (through ra-core's `useDataProvider()` proxy) and Refine's createMany/updateMany/deleteMany
- * send one request per `batchSize` ids (counted by the server), atomically (checked in the database), and keep the
+ * updateMany/deleteMany/softDeleteMany/restoreMany (through ra-core's `useDataProvider()` proxy) and Refine's
+ * createMany/updateMany/deleteMany/softDeleteMany/restoreMany send one request per `batchSize` ids (counted by the server), atomically (checked in the database), and keep the
  * per-id fallback for a resource the option does not name. Tables `cb*`.
  */
 import assert from 'node:assert/strict';
@@ -33,6 +33,7 @@ function defineItem(sequelize: Sequelize, name: string): ModelStatic<Model> {
       sku: { type: DataTypes.STRING(20), allowNull: false, unique: true },
       name: { type: DataTypes.STRING(40), allowNull: false, validate: { len: [1, 40] } },
       price: { type: DataTypes.INTEGER, allowNull: true },
+      deletedAt: { type: DataTypes.DATE, allowNull: true },
     },
     { tableName: `${name.toLowerCase()}s`, underscored: true },
   );
@@ -97,6 +98,11 @@ for (const db of databases) {
       const skus = async () =>
         (await Item.findAll({ order: [['id', 'ASC']] })).map((row) => `${row.get('sku')}:${row.get('price')}`);
       const ids = async () => (await Item.findAll({ order: [['id', 'ASC']] })).map((row) => row.get('id') as number);
+      /** The skus whose deleted-at column is set. */
+      const trashed = async () =>
+        (await Item.findAll({ order: [['id', 'ASC']] })).flatMap((row) =>
+          row.get('deletedAt') === null ? [] : [row.get('sku') as string],
+        );
 
       before(async () => {
         await Item.sync({ force: true });
@@ -158,6 +164,66 @@ for (const db of databases) {
         await ra.deleteMany('items', { ids: all });
         assert.deepEqual(requests.sort(), all.map((id) => `DELETE /api/items/${id}`).sort());
         assert.deepEqual(await skus(), []);
+      });
+
+      it('react-admin: softDeleteMany and restoreMany send one request each for a resource named by batch', async () => {
+        const ra = throughRaCore(raProvider(api(), { batch: ['items'] }));
+        const all = await ids();
+        const provider = ra as unknown as ReturnType<typeof raProvider>;
+        assert.deepEqual((await provider.softDeleteMany('items', { ids: all.slice(0, 2) })).data, all.slice(0, 2));
+        assert.deepEqual(requests, ['DELETE /api/items/soft']);
+        assert.deepEqual(await trashed(), ['S1', 'S2']);
+        requests.length = 0;
+        assert.deepEqual((await provider.restoreMany('items', { ids: all.slice(0, 2) })).data, all.slice(0, 2));
+        assert.deepEqual(requests, ['PATCH /api/items/restore']);
+        assert.deepEqual(await trashed(), []);
+      });
+
+      it('react-admin: softDeleteMany and restoreMany without the option send one request per id', async () => {
+        const ra = raProvider(api());
+        const all = await ids();
+        await ra.softDeleteMany('items', { ids: all });
+        assert.deepEqual(requests.sort(), all.map((id) => `DELETE /api/items/${id}/soft`).sort());
+        assert.deepEqual(await trashed(), ['S1', 'S2', 'S3']);
+        requests.length = 0;
+        await ra.restoreMany('items', { ids: all });
+        assert.deepEqual(requests.sort(), all.map((id) => `PATCH /api/items/${id}/restore`).sort());
+        assert.deepEqual(await trashed(), []);
+      });
+
+      it('Refine: softDeleteMany and restoreMany send one request each for a batch resource', async () => {
+        const refine = refineProvider(api(), { batch: ['items'] });
+        const all = await ids();
+        const deleted = await refine.softDeleteMany({ resource: 'items', ids: all.slice(1) });
+        assert.deepEqual(
+          deleted.data.map((row) => [row.id, row['deletedAt'] === null]),
+          all.slice(1).map((id) => [id, false]),
+        );
+        assert.deepEqual(requests, ['DELETE /api/items/soft']);
+        assert.deepEqual(await trashed(), ['S2', 'S3']);
+        requests.length = 0;
+        const restored = await refine.restoreMany({ resource: 'items', ids: all.slice(1) });
+        assert.deepEqual(
+          restored.data.map((row) => [row.id, row['deletedAt']]),
+          all.slice(1).map((id) => [id, null]),
+        );
+        assert.deepEqual(requests, ['PATCH /api/items/restore']);
+        assert.deepEqual(await trashed(), []);
+      });
+
+      it('Refine: softDeleteMany and restoreMany without the option send one request per id', async () => {
+        const refine = refineProvider(api());
+        const all = await ids();
+        const deleted = await refine.softDeleteMany({ resource: 'items', ids: all });
+        assert.deepEqual(
+          deleted.data.map((row) => row.id),
+          all,
+        );
+        assert.deepEqual(requests.sort(), all.map((id) => `DELETE /api/items/${id}/soft`).sort());
+        requests.length = 0;
+        await refine.restoreMany({ resource: 'items', ids: all });
+        assert.deepEqual(requests.sort(), all.map((id) => `PATCH /api/items/${id}/restore`).sort());
+        assert.deepEqual(await trashed(), []);
       });
 
       it('Refine: createMany, updateMany and deleteMany send one request each for a batch resource', async () => {

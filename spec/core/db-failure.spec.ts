@@ -55,10 +55,27 @@ describe('classifyDatabaseError', () => {
       'terminating connection due to conflict with recovery',
     ])
       assert.equal(classifyDatabaseError(dbError(driverError(message, { code: '40001' }))), 'databaseUnavailable');
+    // The same in another language: node-postgres's `file` names where the server raised it.
+    assert.equal(
+      classifyDatabaseError(
+        dbError(
+          driverError('annulation de la requête à cause d’un conflit avec la restauration', {
+            code: '40001',
+            file: 'postgres.c',
+          }),
+        ),
+      ),
+      'databaseUnavailable',
+    );
     // A serialization failure on the primary is not an outage.
     assert.equal(
       classifyDatabaseError(
-        dbError(driverError('could not serialize access due to concurrent update', { code: '40001' })),
+        dbError(
+          driverError('could not serialize access due to concurrent update', {
+            code: '40001',
+            file: 'nodeModifyTable.c',
+          }),
+        ),
       ),
       undefined,
     );

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { DEFAULT_CONFIG, ERROR_TABLE } from 'koa-fast-crud';
 import { app, sequelize } from '../../docs/examples/concurrency/members.js';
+import { CONFLICT_MESSAGE } from '../../lib/clients/protocol.js';
 import { serve, type TestServer } from '../support/http.js';
 
 const page = readFileSync('docs/guide/concurrency.md', 'utf8');
@@ -46,6 +47,14 @@ describe('docs/guide/concurrency.md', () => {
       assert.ok(page.includes(`\`${code}\``), code);
       assert.ok(page.includes(String(ERROR_TABLE[code].status)), `${code}'s ${ERROR_TABLE[code].status}`);
     }
+  });
+
+  it("quotes the providers' conflict message and shows the demo's provider with its preconditions", () => {
+    assert.ok(page.replace(/\s+/g, " ").includes(`"${CONFLICT_MESSAGE}"`), "the default conflictMessage, word for word");
+    assert.ok(page.includes('<<< @/examples/admin/App.tsx#provider'));
+    const app = readFileSync('docs/examples/admin/App.tsx', 'utf8');
+    const region = /\/\/ #region provider\n([\s\S]*?)\/\/ #endregion provider/.exec(app)?.[1] ?? '';
+    assert.match(region, /preconditions: \['products'\]/);
   });
 
   it('is in the sidebar', () => {

@@ -5,31 +5,42 @@
 import {
   Admin,
   AutocompleteInput,
-  BulkDeleteButton,
   Create,
+  CustomRoutes,
   Datagrid,
   Edit,
   EditButton,
   List,
   NumberField,
   NumberInput,
+  ReferenceField,
   ReferenceInput,
   Resource,
   SearchInput,
+  ShowButton,
   SimpleForm,
   TextField,
   TextInput,
   required,
 } from 'react-admin';
+import { Route } from 'react-router';
 import { dataProvider } from 'koa-fast-crud/react-admin';
+import { ProductBulkActions } from './bulk.js';
+import { ProductShow } from './show.js';
+import { ProductListActions, ProductTrash, TRASH_PATH } from './trash.js';
 
 // #region provider
 /**
  * The API under the demo's /api; the provider speaks its filters, sort, pages and JSend replies. `products` has batch
- * routes: a bulk delete of the selected rows is one request, in one transaction. A `q` on categories (the category
- * autocomplete's) goes to their options route, labels by `name`.
+ * routes: a bulk update, delete, soft delete or restore of the selected rows is one request, in one transaction. Its
+ * edits are conditional: a save sends the ETag of the product the form loaded, so a product someone changed since is
+ * not overwritten. A `q` on categories (the category autocomplete's) goes to their options route, labels by `name`.
  */
-const provider = dataProvider('/api', { batch: ['products'], autocomplete: { categories: 'name' } });
+const provider = dataProvider('/api', {
+  batch: ['products'],
+  preconditions: ['products'],
+  autocomplete: { categories: 'name' },
+});
 // #endregion provider
 
 // #region list
@@ -40,18 +51,20 @@ const productFilters = [
 ];
 
 /**
- * Sortable columns, the two filters and pages of 5; the category's name comes with each row (`include=category`).
- * Selected rows are deleted together, once confirmed: `DELETE /api/products?filter[id][in]=…`.
+ * Sortable columns, the two filters and pages of 5. The category column is a ReferenceField: the page's categories in
+ * one `getMany`, sorted by `category.name` on the server. Selected rows are moved to a category, to the trash or
+ * deleted together, each in one request (./bulk.tsx): `PATCH`, `DELETE /soft` or `DELETE /api/products?filter[id][in]=…`.
  */
 export function ProductList() {
   return (
-    <List filters={productFilters} sort={{ field: 'name', order: 'ASC' }} perPage={5} queryOptions={{ meta: { include: ['category'] } }}>
-      <Datagrid bulkActionButtons={<BulkDeleteButton mutationMode="pessimistic" />} rowClick="edit">
+    <List filters={productFilters} sort={{ field: 'name', order: 'ASC' }} perPage={5} actions={<ProductListActions />}>
+      <Datagrid bulkActionButtons={<ProductBulkActions />} rowClick="edit">
         <TextField source="sku" label="SKU" />
         <TextField source="name" />
-        <TextField source="category.name" label="Category" sortBy="category.name" />
+        <ReferenceField source="categoryId" reference="categories" label="Category" sortBy="category.name" link={false} />
         <NumberField source="price" options={{ minimumFractionDigits: 2 }} />
         <EditButton />
+        <ShowButton />
       </Datagrid>
     </List>
   );
@@ -139,8 +152,11 @@ function CategoryEdit() {
 export function App() {
   return (
     <Admin dataProvider={provider} title="koa-fast-crud demo admin" disableTelemetry>
-      <Resource name="products" list={ProductList} edit={ProductEdit} create={ProductCreate} recordRepresentation="name" />
+      <Resource name="products" list={ProductList} edit={ProductEdit} create={ProductCreate} show={ProductShow} recordRepresentation="name" />
       <Resource name="categories" list={CategoryList} edit={CategoryEdit} recordRepresentation="name" />
+      <CustomRoutes>
+        <Route path={TRASH_PATH} element={<ProductTrash />} />
+      </CustomRoutes>
     </Admin>
   );
 }
