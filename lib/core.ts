@@ -78,7 +78,15 @@ export {
 } from './core/batch-plan.js';
 export { planRoutes, abilityOf, type ControllerShape } from './core/plan-routes.js';
 export { parseSort, parseSortItems, processSort } from './core/sort-parser.js';
-export { buildOptionsQuery, undeclaredValueColumn, formatOptions } from './core/options-query.js';
+export {
+  buildOptionsQuery,
+  planOptions,
+  undeclaredValueColumn,
+  formatOptions,
+  type OptionsPlan,
+  type OptionsRequest,
+  type OptionsSettings,
+} from './core/options-query.js';
 export { isPlainIdentifier, findColumn, resolveColumn, type ResolvedColumn } from './core/columns.js';
 export { unsafeResolveConfig } from './core/config.js';
 export { HttpStatus, isHttpStatus } from './core/http-status.js';

@@ -150,6 +150,8 @@ export interface FastCrudConfig {
     readonly permission: string | null;
     /** The columns a request's `value` may name; null (the spec): any column of the table. */
     readonly value_columns: readonly string[] | null;
+    /** Most items an options request with `q` or `limit` answers: `limit` is lowered to it, and defaults to it. */
+    readonly max_limit: number;
   };
   readonly search: Omit<ActionConfig, 'find_field'> & {
     /** Page size when the request gives none. */

@@ -5,15 +5,18 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
 import type { FindOptions, Model, ModelStatic } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
+import { compileOptions } from '../compile/options.js';
 import {
-  buildOptionsQuery,
   inReplyOrder,
   optionItems,
+  planOptions,
   undeclaredValueColumn,
   type OptionItem,
+  type OptionsPlan,
 } from '../core/options-query.js';
 import { isUnknownColumn } from '../core/db-failure.js';
 import { singleParam } from '../core/query-params.js';
+import { NO_ROW_SCOPES, rowScopesOf } from '../resource/row-scopes.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, type ActionScope, type Answers } from '../resource/scope.js';
 import type { FastCrudConfig, OptionsError, Reply } from '../types.js';
@@ -22,29 +25,66 @@ import { privateSequelize } from '../execute/private-sequelize.js';
 import { stateOf } from '../execute/state.js';
 import { tableColumns, tableHasColumn } from '../execute/table.js';
 import { placedRead } from './read-placement.js';
+import { parseQuery, relationSettings } from './search.js';
 import { queryStage, readStage } from './stages.js';
 import { withholdDeepOptions } from './withheld.js';
 
 /**
  * Serves `GET <uri>/options?label=<column>&value=<column>` (spec options rules 1–9), with the hooks
- * `modifyOptionsQuery` and `afterOptions`. More than `search.max_unpaginated` items is a `tooManyRows` fail.
+ * `modifyOptionsQuery` and `afterOptions`, and the autocomplete's `q`, `limit` and `filter[...]`
+ * (`planOptions`). Without a limit, more than `search.max_unpaginated` items is a `tooManyRows` fail.
  * @example const reply = await optionsAction(resourceScope(bound, ctx));
  */
 export async function optionsAction(scope: ActionScope): Promise<Reply> {
   const { model, config, answers } = scope;
   const label = singleParam(scope.ctx.query['label']);
   const value = singleParam(scope.ctx.query['value']);
-  const planned = buildOptionsQuery(model, label, value, config, scope.resource.policy.visible);
-  if (E.isLeft(planned)) return answerOptionsError(answers, config, planned.left);
+  const filter = filterOf(scope);
+  if (E.isLeft(filter)) return filter.left;
+  const { resource } = scope;
+  const planned = planOptions(
+    model,
+    { label, value, q: scope.ctx.query['q'], limit: scope.ctx.query['limit'], filter: filter.right },
+    {
+      policy: resource.policy,
+      termKey: resource.termKey,
+      termFields: resource.termFields,
+      findField: config.global.find_field,
+      timezone: (model.sequelize as { options?: { timezone?: string } } | undefined)?.options?.timezone,
+      maxDepth: config.global.max_depth,
+      config,
+      visible: resource.policy.visible,
+    },
+  );
+  if (E.isLeft(planned)) {
+    const failure = planned.left;
+    return '_tag' in failure ? answerOptionsError(answers, config, failure) : answers.answerFail([...failure]);
+  }
+  const plan: OptionsPlan = planned.right;
   const undeclared = undeclaredValueColumn(model, value, config);
   if (undeclared !== undefined && !(await tableHasColumn(model, undeclared)))
     return columnGone(answers, config, undeclared);
-  const staged = await queryStage(scope, 'options', 'modifyOptionsQuery', planned.right);
+  const relational = plan.conditions.some((condition) => condition.relation !== undefined);
+  const scopes = relational ? await rowScopesOf(scope, 'options') : NO_ROW_SCOPES;
+  const compiled = compileOptions(model, plan, relationSettings(scope, scopes));
+  const staged = await queryStage(scope, 'options', 'modifyOptionsQuery', compiled);
   const requirement = scope.resource.plugins.length === 0 ? undefined : await readStage(scope, 'options');
-  if (requirement === undefined) return answerOptions(scope, staged, label!, value, undeclared);
+  const bound = plan.limit ?? undefined;
+  if (requirement === undefined) return answerOptions(scope, staged, label!, value, undeclared, bound);
   return placedRead(model.sequelize!, requirement, (placement) =>
-    answerOptions(scope, { ...staged, ...placement }, label!, value, undeclared),
+    answerOptions(scope, { ...staged, ...placement }, label!, value, undeclared, bound),
   );
+}
+
+/**
+ * The request's `filter` as qs parses it (undefined when the query string names none, so a plain
+ * options request is read as it always was), or the fail for a query string beyond qs's limits.
+ */
+function filterOf(scope: ActionScope): E.Either<Reply, unknown> {
+  if (!Object.keys(scope.ctx.query).some((key) => key === 'filter' || key.startsWith('filter[')))
+    return E.right(undefined);
+  const parsed = parseQuery(scope.ctx.querystring);
+  return E.isLeft(parsed) ? E.left(scope.answers.answerFail([parsed.left])) : E.right(parsed.right['filter']);
 }
 
 /** The options reply for the query after the hook and the plugins: its rows read, kept within the cap, formatted. */
@@ -54,18 +94,21 @@ async function answerOptions(
   label: string,
   value: string | undefined,
   undeclared: string | undefined,
+  limit: number | undefined,
 ): Promise<Reply> {
   const { model, config, answers } = scope;
   const chosen = await executorFor(model, scope.ctx);
-  const cap = config.search.max_unpaginated;
+  // A planned limit (`q` or `limit`) bounds the list itself: no more rows than it, on a table of any size.
+  const cap = Math.max(config.search.max_unpaginated, limit ?? 0);
   const tooMany = () =>
     answers.answerFail([
       {
         field: null,
         error: 'tooManyRows',
         message:
-          `The options list answers at most ${cap} items (search.max_unpaginated) and this one has more: narrow it ` +
-          `with a condition (modifyOptionsQuery) or raise the cap`,
+          `The options list answers at most ${cap} items (search.max_unpaginated) and this one has more: ask for ` +
+          `the first items with limit (or q), narrow it with a filter or a condition (modifyOptionsQuery), ` +
+          `or raise the cap`,
       },
     ]);
   const query = inReplyOrder(hooked);

@@ -157,6 +157,14 @@ export interface ClientOptions {
    */
   batchSize?: number;
   /**
+   * Resources whose `q` the options route answers (react-admin's autocomplete filter, Refine's `searchField`), each
+   * with its label column: `{ categories: 'name' }`. Their getList with a `q`, even empty, sends
+   * `GET <resource>/options?label=<column>&value=<idField>&q=…&limit=<perPage>` and the other filters as
+   * `filter[...]`, and answers records `{ id, <column> }` in label order, for a resource without term fields (whose
+   * `filter[term]` is a 400). Without `q` their getList searches as usual. Default: none.
+   */
+  autocomplete?: Readonly<Record<string, string>>;
+  /**
    * Which resources' edits are conditional (see the concurrency guide): `true` for every resource, or a list of
    * resource names. The provider keeps the `ETag` of each record getOne (without `include`) and update answered, and
    * sends it back in `If-Match` when that record is updated or deleted; on a model with a version column it also sends
@@ -618,4 +626,59 @@ function parseJson(text: string): unknown {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The label column `autocomplete` names for a resource, or undefined.
+ * @example autocompleteLabel({ autocomplete: { categories: 'name' } }, 'categories') // 'name'
+ */
+export function autocompleteLabel(options: Pick<ClientOptions, 'autocomplete'>, resource: string): string | undefined {
+  const labels = options.autocomplete;
+  const name = resource.replace(/^\/+|\/+$/g, '');
+  return labels !== undefined && Object.hasOwn(labels, name) ? labels[name] : undefined;
+}
+
+/** An autocomplete page: the label to search, the text, the other filters, and the page of a list. */
+export interface AutocompleteQuery {
+  readonly label: string;
+  /** The column of each record's id (`idField`). */
+  readonly value: string;
+  readonly q: string;
+  readonly conditions: readonly FilterCondition[];
+  readonly page: number;
+  readonly perPage: number;
+}
+
+/**
+ * The options route's query string for an autocomplete page: the first `page × perPage` labels containing `q` (the
+ * route has no offset; the server lowers `limit` to its `options.max_limit`).
+ * @example optionsParams({ label: 'name', value: 'id', q: 'gar', conditions: [], page: 1, perPage: 25 })
+ *   // 'label=name&value=id&q=gar&limit=25'
+ */
+export function optionsParams(query: AutocompleteQuery): string {
+  const pairs: [string, string][] = [
+    ['label', query.label],
+    ['value', query.value],
+    ['q', query.q],
+    ['limit', String(Math.max(1, query.page) * query.perPage)],
+  ];
+  const filter = searchParams({ conditions: query.conditions });
+  return [...pairs.map(([key, value]) => `${key}=${encodeURIComponent(value)}`), ...(filter ? [filter] : [])].join('&');
+}
+
+/**
+ * The records of an autocomplete page from the options route's items: `{ id: value, [label]: label }` (and
+ * `[value]: value` for an `idField` other than `id`), the page's slice, and whether the route may have had more.
+ * @example optionRecords([{ label: 'Garden', value: 3 }], { label: 'name', value: 'id', q: 'gar', conditions: [],
+ *   page: 1, perPage: 25 }) // { records: [{ id: 3, name: 'Garden' }], hasMore: false }
+ */
+export function optionRecords(
+  items: readonly { readonly label: unknown; readonly value: unknown }[],
+  query: AutocompleteQuery,
+): { records: Record<string, unknown>[]; hasMore: boolean } {
+  const start = (Math.max(1, query.page) - 1) * query.perPage;
+  const records = items
+    .slice(start, start + query.perPage)
+    .map(({ label, value }) => ({ id: value, [query.value]: value, [query.label]: label }));
+  return { records, hasMore: items.length >= Math.max(1, query.page) * query.perPage };
 }

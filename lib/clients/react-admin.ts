@@ -5,6 +5,7 @@
  */
 import { OPERATORS } from '../core/operators.js';
 import {
+  autocompleteLabel,
   BATCH_SIZE,
   batchesFor,
   chunks,
@@ -16,6 +17,8 @@ import {
   hasMoreOf,
   idPath,
   inGroups,
+  optionRecords,
+  optionsParams,
   ProtocolError,
   request,
   resourceUrl,
@@ -77,7 +80,10 @@ export interface RaMeta {
 export interface RaListParams {
   readonly pagination?: RaPagination;
   readonly sort?: RaSort;
-  /** `q`: the term search; `field`: eq; `field_op`: that operator; `{ field: { op: value } }`; an array: in. */
+  /**
+   * `q`: the term search (on a resource named by `autocomplete`, the options route's labels); `field`: eq;
+   * `field_op`: that operator; `{ field: { op: value } }`; an array: in.
+   */
   readonly filter?: Readonly<Record<string, unknown>>;
   readonly meta?: RaMeta;
   readonly signal?: unknown;
@@ -259,6 +265,9 @@ export function dataProvider(apiUrl: string, options: ReactAdminOptions = {}): K
   };
   const record = (data: unknown) => data as AnyRecord;
   const list = async (resource: string, params: RaListParams): Promise<RaListResult<AnyRecord>> => {
+    const label = autocompleteLabel(options, resource);
+    if (label !== undefined && params.filter !== undefined && Object.hasOwn(params.filter, 'q'))
+      return autocomplete(resource, label, params);
     const query = listQuery(params);
     const { data, meta } = await send(
       'GET',
@@ -271,6 +280,20 @@ export function dataProvider(apiUrl: string, options: ReactAdminOptions = {}): K
     if (total !== undefined) return { data: rows, total };
     const page = params.pagination?.page ?? 1;
     return { data: rows, pageInfo: { hasNextPage: hasMoreOf(meta) ?? false, hasPreviousPage: page > 1 } };
+  };
+  // `q` on a resource named by `autocomplete`: the options route's labels containing it (AutocompleteInput).
+  const autocomplete = async (resource: string, label: string, params: RaListParams) => {
+    const { conditions, term } = listQuery({ filter: params.filter ?? {} });
+    const page = params.pagination ?? { page: 1, perPage: 25 };
+    const query = { label, value: idField, q: term ?? '', conditions, page: page.page, perPage: page.perPage };
+    const { data } = await send(
+      'GET',
+      resourceUrl(apiUrl, resource, '/options', optionsParams(query)),
+      undefined,
+      params.signal,
+    );
+    const { records, hasMore } = optionRecords(data as { label: unknown; value: unknown }[], query);
+    return { data: records as AnyRecord[], pageInfo: { hasNextPage: hasMore, hasPreviousPage: query.page > 1 } };
   };
   const each = async (ids: readonly (string | number)[], one: (id: string | number) => Promise<unknown>) => {
     await Promise.all(ids.map(one));

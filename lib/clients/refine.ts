@@ -5,6 +5,7 @@
  */
 import { OPERATORS } from '../core/operators.js';
 import {
+  autocompleteLabel,
   BATCH_SIZE,
   batchesFor,
   chunks,
@@ -16,6 +17,8 @@ import {
   hasMoreOf,
   idPath,
   inGroups,
+  optionRecords,
+  optionsParams,
   ProtocolError,
   request,
   resolveHeaders,
@@ -321,6 +324,20 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
   });
   return {
     async getList({ resource, pagination, sorters, filters, meta }) {
+      const label = autocompleteLabel(options, resource);
+      if (label !== undefined && (filters ?? []).some((filter) => filter.field === searchField)) {
+        // `q` on a resource named by `autocomplete`: the options route's labels containing it.
+        const { conditions, term } = refineConditions(filters ?? [], searchField);
+        const page = pagination?.currentPage ?? pagination?.current ?? 1;
+        const query = { label, value: idField, q: term ?? '', conditions, page, perPage: pagination?.pageSize ?? 10 };
+        const { data } = await send('GET', url(resource, '/options', optionsParams(query)), undefined, signalOf(meta));
+        const { records, hasMore } = optionRecords(data as { label: unknown; value: unknown }[], query);
+        return {
+          data: records as AnyRecord[],
+          total: (page - 1) * query.perPage + records.length + (hasMore ? 1 : 0),
+          hasMore,
+        };
+      }
       const query = refineQuery({ pagination, sorters, filters, meta }, searchField);
       const { data, meta: replyMeta } = await send(
         'GET',

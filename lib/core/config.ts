@@ -19,7 +19,7 @@ export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
     max_url_length: 8192,
     timeout_ms: 10_000,
   },
-  options: { http_status: 200, default_value: 'id', permission: null, value_columns: null },
+  options: { http_status: 200, default_value: 'id', permission: null, value_columns: null, max_limit: 100 },
   search: {
     http_status: 200,
     method: 'toJSON',

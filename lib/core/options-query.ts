@@ -1,9 +1,19 @@
 /** buildOptionsQuery: the spec's options action as a pure plan of Sequelize find options. */
 import * as E from 'fp-ts/lib/Either.js';
 import type { FindOptions } from 'sequelize';
-import type { AttributeSource, FastCrudConfig, OptionsError } from '../types.js';
+import type {
+  AttributeSource,
+  Condition,
+  ErrorCode,
+  FailItem,
+  FastCrudConfig,
+  OptionsError,
+  TermSearch,
+} from '../types.js';
+import { isTextKind, kindOf } from './attribute-kinds.js';
 import { findColumn, isPlainIdentifier, type ResolvedColumn } from './columns.js';
 import { DEFAULT_CONFIG } from './config.js';
+import { parseFilters, type FilterSettings } from './filter-parser.js';
 
 /** One option for a select box. */
 export interface OptionItem {
@@ -56,6 +66,92 @@ export function buildOptionsQuery(
     order: [[labelColumn.column, 'ASC']],
     raw: true,
   });
+}
+
+/** The parameters the options action reads: `label`, `value`, and the autocomplete's `q`, `limit`, `filter`. */
+export interface OptionsRequest {
+  readonly label?: string | undefined;
+  readonly value?: string | undefined;
+  /** Text the label must contain, case-insensitively (`%` and `_` match themselves). */
+  readonly q?: unknown;
+  /** Most items to answer: a positive integer, lowered to `options.max_limit`. */
+  readonly limit?: unknown;
+  /** `filter[column][operator]=value`, as qs gives it: the search's filters, under the resource's filter policy. */
+  readonly filter?: unknown;
+}
+
+/** What planning options needs besides the model and the request: the filter parser's settings and the config. */
+export interface OptionsSettings extends FilterSettings {
+  readonly config: Pick<FastCrudConfig, 'options' | 'soft_delete'>;
+  /** The field policy's visible attributes: a label or value outside them is `columnNotFound`. */
+  readonly visible?: ReadonlySet<string> | undefined;
+}
+
+/**
+ * A checked options request, for the shell to compile (`compileOptions`): the spec's query, with
+ * the rows it lists narrowed by the label's search text and the filters, and at most `limit` of them.
+ */
+export interface OptionsPlan {
+  /** `buildOptionsQuery`'s find options (the spec's query), with `limit` when one applies. */
+  readonly query: FindOptions;
+  /** The label column and the text it must contain (`q`), or null when the request has none. */
+  readonly search: TermSearch | null;
+  /** `filter[...]`'s conditions and term search, as search parses them. */
+  readonly conditions: readonly Condition[];
+  readonly term: TermSearch | null;
+  /** The LIMIT: null for a request with neither `q` nor `limit` (every row, as the spec has it). */
+  readonly limit: number | null;
+}
+
+const POSITIVE = /^[1-9]\d{0,8}$/;
+
+/**
+ * Plans an options request: `buildOptionsQuery`'s query for `label` and `value` (its Left as it is),
+ * then `q` (a single string without NUL, trimmed; empty: no search), `limit` (a positive integer,
+ * lowered to `options.max_limit`; with `q` and no `limit`, `max_limit`) and `filter` (parsed as
+ * search parses it, under the same policy). Every failure of those three is collected, naming its field.
+ * @example planOptions(Category, { label: 'name', q: 'gar', limit: '20' }, settings)
+ *   // right({ query: { …, limit: 20 }, search: { columns: [{ column: 'name', isText: true }], text: 'gar' },
+ *   // conditions: [], term: null, limit: 20 })
+ */
+export function planOptions(
+  model: AttributeSource,
+  request: OptionsRequest,
+  settings: OptionsSettings,
+): E.Either<OptionsError | readonly FailItem<ErrorCode>[], OptionsPlan> {
+  const planned = buildOptionsQuery(model, request.label, request.value, settings.config, settings.visible);
+  if (E.isLeft(planned)) return planned;
+  const failures: FailItem<ErrorCode>[] = [];
+  const text = readQ(request.q, failures);
+  const limit = readLimit(request.limit, request.q !== undefined, settings.config.options.max_limit, failures);
+  const filters = parseFilters(model, request.filter, settings);
+  failures.push(...filters.failures);
+  if (failures.length > 0) return E.left(failures);
+  const label = findColumn(model, request.label!)!;
+  const isText = isTextKind(kindOf(model.getAttributes()[label.attribute]!));
+  return E.right({
+    query: limit === null ? planned.right : { ...planned.right, limit },
+    search: text === '' ? null : { columns: [{ column: label.column, isText }], text },
+    conditions: filters.conditions,
+    term: filters.term,
+    limit,
+  });
+}
+
+/** `q` trimmed ('' when absent or blank), or a failure when it is not one string without NUL characters. */
+function readQ(q: unknown, failures: FailItem<ErrorCode>[]): string {
+  if (q === undefined) return '';
+  if (typeof q === 'string' && !q.includes('\u0000')) return q.trim();
+  failures.push({ field: 'q', error: 'invalidValue', message: 'q must be a single string without NUL characters' });
+  return '';
+}
+
+/** The LIMIT: `limit` within `max`, `max` for a `q` without one, null for neither; a failure for a bad `limit`. */
+function readLimit(limit: unknown, searched: boolean, max: number, failures: FailItem<ErrorCode>[]): number | null {
+  if (limit === undefined) return searched ? max : null;
+  if (typeof limit === 'string' && POSITIVE.test(limit)) return Math.min(Number(limit), max);
+  failures.push({ field: 'limit', error: 'invalidValue', message: 'limit must be a positive integer' });
+  return null;
 }
 
 /**

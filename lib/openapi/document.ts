@@ -130,6 +130,7 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
       validationStatus: config.global.validation.http_status,
       tag,
       searchParameters,
+      optionsMaxLimit: config.options.max_limit,
       includeParameter: includeParameter(shape),
       security,
       readable: plan.some((route) => route.method === 'read'),

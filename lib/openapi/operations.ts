@@ -17,6 +17,8 @@ export interface OperationContext {
   readonly tag: string;
   /** Search's and exportCsv's filter and sort parameters (`filterParameters`, `sortParameter`); none when absent. */
   readonly searchParameters?: readonly QueryParameter[] | undefined;
+  /** `options.max_limit`: the most items an options request with `q` or `limit` answers; 100 when absent. */
+  readonly optionsMaxLimit?: number | undefined;
   /** The `include` parameter of search and read, when the resource may include associations. */
   readonly includeParameter?: QueryParameter | undefined;
   /** The security requirements of a route guarded by an ability; none when absent. */
@@ -48,7 +50,8 @@ const DESCRIPTIONS: Readonly<Record<string, (record: string) => string>> = {
     `unknown column or operator, or a value the column cannot hold, is a fail naming it.`,
   options: (record) =>
     `Label/value pairs of the ${record} records for a select box, ordered by the label column; soft-deleted ` +
-    `records are left out.`,
+    `records are left out. For an autocomplete, q keeps the labels that contain it (case-insensitively) and limit ` +
+    `answers the first ones; filter[column][operator] parameters narrow the records as search's do.`,
   create: (record) =>
     `Creates a ${record} from the fillable fields of a JSON or form body, in one transaction, and answers the ` +
     `record as a read returns it. A field that is not fillable is ignored; one that breaks a rule is a fail naming ` +
@@ -216,6 +219,19 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
         parameters: [
           query('label', { type: 'string' }, 'Column returned as label', true),
           query('value', { type: 'string' }, 'Column returned as value (default options.default_value)'),
+          query(
+            'q',
+            { type: 'string' },
+            'Text the label must contain, case-insensitively (% and _ match themselves); with it, at most ' +
+              'options.max_limit items unless limit says fewer',
+          ),
+          query(
+            'limit',
+            { type: 'integer', minimum: 1 },
+            `Most items to answer, the first by label; lowered to options.max_limit ` +
+              `(${context.optionsMaxLimit ?? 100})`,
+          ),
+          ...filters.filter((parameter) => parameter.name.startsWith('filter[')),
         ],
         responses: responses({
           [status('options')]: {

@@ -121,7 +121,10 @@ const parameter = fc.oneof(
     .array(fc.tuple(fc.boolean(), column), { maxLength: 3 })
     .map((items) => `sort=${enc(items.map(([d, c]) => (d ? '-' : '') + c).join(','))}`),
   fc
-    .tuple(fc.constantFrom('page', 'perPage', 'skipPagination', 'label', 'value', 'filter', 'sort', 'include'), value)
+    .tuple(
+      fc.constantFrom('page', 'perPage', 'skipPagination', 'label', 'value', 'filter', 'sort', 'include', 'q', 'limit'),
+      value,
+    )
     .map(([k, v]) => `${k}=${enc(v)}`),
   fc
     .array(fc.oneof(fc.constantFrom('category', 'nope', 'category.x', '__proto__'), hostile), { maxLength: 3 })
@@ -136,6 +139,8 @@ const parameter = fc.oneof(
     '%',
     '&&=',
     'filter[name][like]=%25_%5C',
+    'label=name&q=%25_%5C&limit=3',
+    'label=name&limit=1000000000',
   ),
 );
 

@@ -9,6 +9,8 @@
  *   npm run bench -- write-mix 20     mixed-load.ts: 64 clients mixing every write, SQLite and PostgreSQL
  *   npm run bench -- soak 10          mixed-load.ts: N minutes of mixed load, memory sampled after GC
  *   npm run bench -- batch 1000       batch.ts: batch PATCH and array POST against single requests
+ *   npm run bench -- options-autocomplete 1000000   options-autocomplete.ts: q= on PostgreSQL, with and without
+ *                                     the documented indexes, against the bare driver
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +44,11 @@ const BENCHMARKS: Record<string, { readonly file: string; readonly about: string
       file: 'mixed-load.ts',
       about: 'N minutes (10) of mixed load: RSS and heap after GC over time',
       lead: ['soak'],
+    },
+    'options-autocomplete': {
+      file: 'options-autocomplete.ts',
+      about: 'options q= and limit on N (1M) PostgreSQL rows, without and with pg_trgm + btree, against the driver',
+      lead: [],
     },
     batch: {
       file: 'batch.ts',

@@ -9,11 +9,27 @@ import * as E from 'fp-ts/lib/Either.js';
 import fc from 'fast-check';
 import { DataTypes, Sequelize } from 'sequelize';
 import { DEFAULT_CONFIG } from 'koa-fast-crud';
-import { KNOWN_PARAMS, OPERATORS, planSearch, resolvePolicy, unknownParams, type Operator } from 'koa-fast-crud/core';
+import {
+  KNOWN_PARAMS,
+  OPERATORS,
+  planOptions,
+  planSearch,
+  resolvePolicy,
+  unknownParams,
+  type Operator,
+} from 'koa-fast-crud/core';
 import { filterConditions, listQuery } from 'koa-fast-crud/react-admin';
 import { REFINE_OPERATORS, refineConditions, refineQuery } from 'koa-fast-crud/refine';
 import type { FilterOperator } from '../../lib/clients/protocol.js';
-import { BATCH_SIZE, batchesFor, inGroups, searchParams } from '../../lib/clients/protocol.js';
+import {
+  autocompleteLabel,
+  BATCH_SIZE,
+  batchesFor,
+  inGroups,
+  optionRecords,
+  optionsParams,
+  searchParams,
+} from '../../lib/clients/protocol.js';
 import { parseBrackets, QUERY_QS_OPTIONS } from '../../lib/core/qs-limits.js';
 import type { FilterNode } from '../../lib/types.js';
 
@@ -399,6 +415,57 @@ describe('the batch option', () => {
     assert.deepEqual(sent, [
       [1, 2],
       [3, 4],
+    ]);
+  });
+});
+
+describe('the autocomplete option', () => {
+  it('names a resource by its crud uri, with or without slashes, and no other', () => {
+    assert.equal(autocompleteLabel({ autocomplete: { categories: 'name' } }, '/categories/'), 'name');
+    assert.equal(autocompleteLabel({ autocomplete: { categories: 'name' } }, 'products'), undefined);
+    assert.equal(autocompleteLabel({ autocomplete: { categories: 'name' } }, 'constructor'), undefined);
+    assert.equal(autocompleteLabel({}, 'categories'), undefined);
+  });
+
+  it('sends what the server plans as the same q, the same conditions and page × perPage within max_limit (law)', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 20 }).map((s) => s.replace(/\0/g, '')),
+        fc.uniqueArray(fc.tuple(fc.constantFrom('gte', 'lt'), numberArb), { maxLength: 2, selector: ([op]) => op }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 60 }),
+        (q, bounds, page, perPage) => {
+          const conditions = bounds.map(([op, value]) => ({ field: 'price', op: op as FilterOperator, value }));
+          const query = { label: 'name', value: 'id', q, conditions, page, perPage };
+          const parsed = parseBrackets(optionsParams(query), 'the query');
+          assert.ok(E.isRight(parsed));
+          const request = { ...parsed.right, label: 'name', value: 'id' };
+          const plan = planOptions(Item, request, settings);
+          assert.ok(E.isRight(plan), JSON.stringify(plan));
+          assert.equal(plan.right.search?.text ?? '', q.trim());
+          assert.equal(plan.right.limit, Math.min(page * perPage, DEFAULT_CONFIG.options.max_limit));
+          assert.deepEqual(
+            plan.right.conditions.map((c) => [c.op, c.values]),
+            bounds.map(([op, value]) => [op, [value]]),
+          );
+        },
+      ),
+    );
+  });
+
+  it('answers the page of the items the route gave as records, and whether more may follow', () => {
+    const items = ['A', 'B', 'C', 'D', 'E'].map((label, i) => ({ label, value: i + 1 }));
+    const query = { label: 'name', value: 'id', q: '', conditions: [], page: 2, perPage: 2 };
+    assert.deepEqual(optionRecords(items.slice(0, 4), query), {
+      records: [
+        { id: 3, name: 'C' },
+        { id: 4, name: 'D' },
+      ],
+      hasMore: true,
+    });
+    assert.deepEqual(optionRecords(items.slice(0, 3), query), { records: [{ id: 3, name: 'C' }], hasMore: false });
+    assert.deepEqual(optionRecords([{ label: 'A', value: 'x' }], { ...query, value: 'code', page: 1 }).records, [
+      { id: 'x', code: 'x', name: 'A' },
     ]);
   });
 });

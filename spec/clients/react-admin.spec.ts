@@ -204,6 +204,37 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
       assert.deepEqual(await live(), ['Folding Spade', 'Watering Can']);
     });
 
+    it('getList with q on an autocomplete resource: the options route, labels containing q, records { id, label }', async () => {
+      const raw = dataProvider(`${demo().url}/api`, options({ autocomplete: { categories: 'name' } }));
+      const auto = throughRaCore(raw);
+      const list = (filter: object, page = 1, perPage = 25) =>
+        auto.getList('categories', { filter, sort: { field: 'id', order: 'DESC' }, pagination: { page, perPage } });
+      const found = await list({ q: 'O' });
+      assert.deepEqual(found.data, [
+        { id: books, name: 'Books' },
+        { id: stableId('category:Toys'), name: 'Toys' },
+      ]);
+      assert.deepEqual(found.pageInfo, { hasNextPage: false, hasPreviousPage: false });
+      // An empty q: the first labels, a page at a time (the route reads the first page × perPage).
+      const first = await list({ q: '' }, 1, 2);
+      assert.deepEqual(names(first.data), ['Books', 'Garden']);
+      assert.deepEqual(first.pageInfo, { hasNextPage: true, hasPreviousPage: false });
+      assert.deepEqual(names((await list({ q: '' }, 2, 2)).data), ['Kitchen', 'Music']);
+      // The other filters go with it, under the resource's filter policy.
+      assert.deepEqual(names((await list({ q: 'o', 'products.sku': 'BK-001' })).data), ['Books']);
+      // Without q, a search as usual; a resource not named keeps q as the term search.
+      assert.equal((await list({})).total, 5);
+      assert.deepEqual(
+        names((await auto.getList('products', { filter: { q: 'spade' }, pagination: { page: 1, perPage: 5 } })).data),
+        ['Folding Spade'],
+      );
+      // Without the option, q on categories is the term search, which it has not: a 400 naming term.
+      const refused = await rejection(
+        ra.getList('categories', { filter: { q: 'o' }, pagination: { page: 1, perPage: 5 } }),
+      );
+      assert.equal(refused.status, 400);
+    });
+
     it('getOptions: label and value pairs from the options route', async () => {
       const { data } = await ra.getOptions('categories', { label: 'name' });
       assert.deepEqual(

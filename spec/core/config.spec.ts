@@ -13,6 +13,7 @@ describe('resolveConfig', () => {
       default_value: 'id',
       permission: null,
       value_columns: null,
+      max_limit: 100,
     });
     assert.equal(DEFAULT_CONFIG.global.validation.http_status, 400);
     assert.equal(DEFAULT_CONFIG.soft_delete.deleted_at_field, 'deleted_at');
@@ -53,7 +54,7 @@ describe('resolveConfig', () => {
     assert.equal(E.isRight(resolveConfig({ read: { find_field: 'sku' } })), true);
     assert.deepEqual(
       E.map((c: typeof base) => c.options)(merged),
-      E.right({ http_status: 203, default_value: 'code', permission: null, value_columns: null }),
+      E.right({ http_status: 203, default_value: 'code', permission: null, value_columns: null, max_limit: 100 }),
     );
   });
 

@@ -3,13 +3,17 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { DataTypes, Sequelize } from 'sequelize';
-import { resolveConfig } from '../../lib/core/config.js';
+import { DEFAULT_CONFIG, resolveConfig } from '../../lib/core/config.js';
+import { resolvePolicy } from '../../lib/core/field-policy.js';
+import { parseFilters } from '../../lib/core/filter-parser.js';
 import {
   buildOptionsQuery,
   formatOptions,
   inReplyOrder,
   optionItems,
+  planOptions,
   undeclaredValueColumn,
+  type OptionsSettings,
 } from '../../lib/core/options-query.js';
 import { clientColumnArb, modelArb } from '../arbitraries/model-arb.js';
 
@@ -155,6 +159,163 @@ describe('buildOptionsQuery', () => {
           if (E.isRight(plan)) {
             const [[column]] = plan.right.attributes as [[string, string]];
             assert.match(column, /^[A-Za-z_][A-Za-z0-9_]*$/);
+          }
+        }),
+      );
+    });
+  });
+});
+
+const Product = sequelize.define(
+  'Product',
+  { name: DataTypes.STRING, price: DataTypes.INTEGER, secret: DataTypes.STRING, deletedAt: DataTypes.DATE },
+  { tableName: 'products', underscored: true },
+);
+const optionSettings = (overrides: Partial<OptionsSettings> = {}): OptionsSettings => ({
+  policy: resolvePolicy(Product, { hidden: ['secret'] }, DEFAULT_CONFIG),
+  termKey: 'term',
+  termFields: [],
+  config: DEFAULT_CONFIG,
+  ...overrides,
+});
+const right = <T>(either: E.Either<unknown, T>): T => (E.isRight(either) ? either.right : assert.fail(String(either)));
+
+describe('planOptions', () => {
+  it('returns the spec query unchanged, with no search, filter or limit, for label and value alone', () => {
+    const plan = right(planOptions(Product, { label: 'name' }, optionSettings()));
+    assert.deepEqual(plan, {
+      query: right(buildOptionsQuery(Product, 'name', undefined)),
+      search: null,
+      conditions: [],
+      term: null,
+      limit: null,
+    });
+  });
+
+  it('returns the label column and the trimmed q, and options.max_limit as the limit, for q alone', () => {
+    const plan = right(planOptions(Product, { label: 'name', q: '  gar ' }, optionSettings()));
+    assert.deepEqual(plan.search, { columns: [{ column: 'name', isText: true }], text: 'gar' });
+    assert.equal(plan.limit, 100);
+    assert.equal(plan.query.limit, 100);
+  });
+
+  it("returns q as it was sent: wildcards are the compiler's to escape", () => {
+    const plan = right(planOptions(Product, { label: 'name', q: '50%_off\\' }, optionSettings()));
+    assert.equal(plan.search?.text, '50%_off\\');
+  });
+
+  it('returns the limit asked for, lowered to options.max_limit, and a limit without q', () => {
+    const config = right(resolveConfig({ options: { max_limit: 30 } }));
+    assert.equal(right(planOptions(Product, { label: 'name', limit: '20' }, optionSettings({ config }))).limit, 20);
+    assert.equal(right(planOptions(Product, { label: 'name', limit: '500' }, optionSettings({ config }))).limit, 30);
+    const limited = right(planOptions(Product, { label: 'name', limit: '5' }, optionSettings()));
+    assert.deepEqual([limited.search, limited.limit], [null, 5]);
+  });
+
+  it('returns no search but the default limit for an empty or blank q', () => {
+    for (const q of ['', '   ']) {
+      const plan = right(planOptions(Product, { label: 'name', q }, optionSettings()));
+      assert.deepEqual([plan.search, plan.limit], [null, 100]);
+    }
+  });
+
+  it('returns a non-text label as one to compare as text', () => {
+    const plan = right(planOptions(Product, { label: 'price', q: '12' }, optionSettings()));
+    assert.deepEqual(plan.search?.columns, [{ column: 'price', isText: false }]);
+  });
+
+  it('returns the filters as search parses them, under the same policy', () => {
+    const settings = optionSettings();
+    const filter = { price: { gte: '10' }, name: { like: 'a' } };
+    const plan = right(planOptions(Product, { label: 'name', filter }, settings));
+    assert.deepEqual(plan.conditions, parseFilters(Product, filter, settings).conditions);
+    assert.equal(plan.limit, null);
+  });
+
+  it('returns invalidValue for a bad limit or q, and the filter failures, all at once', () => {
+    const planned = planOptions(
+      Product,
+      { label: 'name', q: ['a', 'b'], limit: '0', filter: { secret: 'x', price: { near: '1' } } },
+      optionSettings(),
+    );
+    assert.ok(E.isLeft(planned) && Array.isArray(planned.left));
+    assert.deepEqual(
+      (planned.left as readonly { field: string; error: string }[]).map(({ field, error }) => [field, error]),
+      [
+        ['q', 'invalidValue'],
+        ['limit', 'invalidValue'],
+        ['secret', 'columnNotFound'],
+        ['price', 'invalidOperator'],
+      ],
+    );
+    for (const limit of ['-1', '1.5', 'ten', '', '1e3', ['2', '3']]) {
+      const left = planOptions(Product, { label: 'name', limit }, optionSettings());
+      assert.ok(E.isLeft(left) && Array.isArray(left.left) && left.left[0]?.field === 'limit', String(limit));
+    }
+    const nul = planOptions(Product, { label: 'name', q: 'a\u0000' }, optionSettings());
+    assert.ok(E.isLeft(nul) && Array.isArray(nul.left) && nul.left[0]?.field === 'q');
+  });
+
+  it('returns a term filter on a resource without term fields as columnNotFound, never ignored', () => {
+    const planned = planOptions(Product, { label: 'name', filter: { term: 'gar' } }, optionSettings());
+    assert.ok(E.isLeft(planned) && Array.isArray(planned.left) && planned.left[0]?.field === 'term');
+  });
+
+  it("returns buildOptionsQuery's Left first, as it is", () => {
+    assert.deepEqual(
+      planOptions(Product, { q: ['x'], limit: '0' }, optionSettings()),
+      E.left({ _tag: 'required', field: 'label' }),
+    );
+    assert.deepEqual(
+      planOptions(Product, { label: 'secret', q: 'x' }, optionSettings({ visible: new Set(['name']) })),
+      E.left({ _tag: 'columnNotFound', field: 'secret' }),
+    );
+  });
+
+  describe('laws', () => {
+    const qArb = fc.option(fc.oneof(fc.string(), fc.array(fc.string(), { maxLength: 2 })), { nil: undefined });
+    const limitArb = fc.option(
+      fc.oneof(fc.integer({ min: -5, max: 100_000 }).map(String), fc.string(), fc.array(fc.string(), { maxLength: 2 })),
+      { nil: undefined },
+    );
+    const filterArb = fc.option(
+      fc.oneof(
+        fc.string(),
+        fc.dictionary(
+          fc.constantFrom('name', 'price', 'secret', 'nope', 'term'),
+          fc.oneof(fc.string(), fc.dictionary(fc.string(), fc.string())),
+        ),
+      ),
+      { nil: undefined },
+    );
+    const maxArb = fc.integer({ min: 1, max: 1000 });
+
+    it('never throws, and a limit is within options.max_limit, null exactly when neither q nor limit was sent', () => {
+      fc.assert(
+        fc.property(qArb, limitArb, filterArb, maxArb, (q, limit, filter, max) => {
+          const config = right(resolveConfig({ options: { max_limit: max } }));
+          const planned = planOptions(Product, { label: 'name', q, limit, filter }, optionSettings({ config }));
+          if (E.isLeft(planned)) return;
+          const plan = planned.right;
+          assert.equal(plan.limit === null, q === undefined && limit === undefined);
+          if (plan.limit !== null) assert.ok(plan.limit >= 1 && plan.limit <= max && plan.query.limit === plan.limit);
+          if (typeof limit === 'string' && Number(limit) >= 1) assert.equal(plan.limit, Math.min(Number(limit), max));
+        }),
+      );
+    });
+
+    it('is Right exactly when q, limit and filter are each valid on their own, and then searches q trimmed', () => {
+      fc.assert(
+        fc.property(qArb, limitArb, filterArb, (q, limit, filter) => {
+          const settings = optionSettings();
+          const planned = planOptions(Product, { label: 'name', q, limit, filter }, settings);
+          const qValid = q === undefined || (typeof q === 'string' && !q.includes('\u0000'));
+          const limitValid = limit === undefined || (typeof limit === 'string' && /^[1-9]\d{0,8}$/.test(limit));
+          const filterValid = parseFilters(Product, filter, settings).failures.length === 0;
+          assert.equal(E.isRight(planned), qValid && limitValid && filterValid);
+          if (E.isRight(planned)) {
+            const text = typeof q === 'string' ? q.trim() : '';
+            assert.equal(planned.right.search?.text ?? '', text);
           }
         }),
       );

@@ -49,7 +49,7 @@ describe('docs/guide/react-admin.md', () => {
 
   it('lists in its options table exactly the options the provider reads', () => {
     const listed = tableRows(text, '| option | default |').map(([option]) => codes(option!)[0]);
-    assert.deepEqual(listed.sort(), ['batch', 'batchSize', 'conflictMessage', 'fetch', 'headers', 'httpClient', 'idField', 'preconditions', 'termKey', 'validationStatuses', 'versionField']);
+    assert.deepEqual(listed.sort(), ['autocomplete', 'batch', 'batchSize', 'conflictMessage', 'fetch', 'headers', 'httpClient', 'idField', 'preconditions', 'termKey', 'validationStatuses', 'versionField']);
   });
 });
 

@@ -24,9 +24,12 @@ describe('docs/actions/options.md', () => {
     const document = (await demo().get('/api/openapi.json')).body as { paths: Record<string, { get: { parameters: { name: string; required?: boolean }[] } }> };
     const parameters = document.paths['/categories/options']!.get.parameters;
     const rows = tableRows(page, '| parameter | required |');
+    // One row stands for every filter[column][operator] parameter, which are search's.
+    const filters = parameters.filter((p) => p.name.startsWith('filter['));
+    assert.ok(filters.length > 0);
     assert.deepEqual(
       rows.map(([name, required]) => [firstCode(name!), required === 'yes']).sort(),
-      parameters.map((p) => [p.name, p.required === true]).sort(),
+      [...parameters.filter((p) => !p.name.startsWith('filter[')).map((p) => [p.name, p.required === true]), ['filter[<column>][<operator>]', false]].sort(),
     );
   });
 
@@ -83,10 +86,14 @@ describe('docs/examples/options/', () => {
     await sequelize.close();
   });
 
-  it('customers.ts: narrows by q, limits to 20, labels with the id, and never reveals hidden columns', async () => {
-    const ann = await server.get('/customers/options?label=name&q=Ann');
+  it('customers.ts: narrows by q or its own startsWith, limits to 20, labels with the id, and never reveals hidden columns', async () => {
     const labelOf = async (name: string) => `${name} (${String((await Customer.findOne({ where: { name } }))!.get('id')).slice(0, 8)})`;
-    assert.deepEqual(ann.body.data.map((i: { label: string }) => i.label), [await labelOf('Ann Lee'), await labelOf('Anna Bell')]);
+    for (const query of ['q=ann', 'startsWith=Ann']) {
+      const ann = await server.get(`/customers/options?label=name&${query}`);
+      assert.deepEqual(ann.body.data.map((i: { label: string }) => i.label), [await labelOf('Ann Lee'), await labelOf('Anna Bell')], query);
+    }
+    assert.equal((await server.get('/customers/options?label=name&q=e&limit=100')).body.data.length, 20);
+    assert.equal((await server.get('/customers/options?label=name&q=e&limit=3')).body.data.length, 3);
     assert.equal((await server.get('/customers/options?label=name')).body.data.length, 20);
     for (const query of ['label=email', 'label=name&value=email', 'label=name&value=password_hash', 'label=passwordHash']) {
       const res = await server.get(`/customers/options?${query}`);

@@ -87,6 +87,28 @@ describe('openApiDocument', () => {
     assert.ok(options({ options: { permission: 'search' } }).responses['403']);
   });
 
+  it("returns options' q, limit (its maximum named) and the search's filter parameters, without sort", () => {
+    const options = (config?: { options: { max_limit: number } }) =>
+      (
+        openApiDocument({
+          info: { title: 'T', version: '1' },
+          resources: [openApiResource('products', ProductController, { ...(config && { config }) })],
+        }) as typeof document
+      ).paths['/products/options']!['get'] as unknown as {
+        parameters: { name: string; description: string; schema: Record<string, unknown> }[];
+      };
+    const names = options().parameters.map((parameter) => parameter.name);
+    assert.deepEqual(names.slice(0, 4), ['label', 'value', 'q', 'limit']);
+    const search = (document.paths['/admin/products']!['get'] as unknown as { parameters: { name: string }[] })
+      .parameters;
+    const filters = search.map((parameter) => parameter.name).filter((name) => name.startsWith('filter['));
+    assert.ok(filters.length > 0);
+    assert.deepEqual(names.slice(4), filters);
+    const limit = options({ options: { max_limit: 25 } }).parameters.find((parameter) => parameter.name === 'limit')!;
+    assert.deepEqual(limit.schema, { type: 'integer', minimum: 1 });
+    assert.match(limit.description, /options\.max_limit \(25\)/);
+  });
+
   it('returns the 403 crossOrigin on every POST, PUT, PATCH and DELETE, with or without an ability, and on no GET', () => {
     const unguarded = openApiDocument({
       info: { title: 'T', version: '1' },

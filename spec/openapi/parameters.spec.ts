@@ -31,6 +31,7 @@ type Parameter = {
   schema: Schema;
   style?: string;
   explode?: boolean;
+  required?: boolean;
   example?: unknown;
   examples?: Record<string, { value: unknown }>;
 };
@@ -95,13 +96,15 @@ function examplesOf(parameter: Parameter): unknown[] {
 }
 
 /** The GET operations of a document, with their query parameters and a concrete path. */
-function getOperations(document: Document, id: string): { path: string; parameters: Parameter[] }[] {
+function getOperations(document: Document, id: string): { path: string; parameters: Parameter[]; required: string }[] {
   return Object.entries(document.paths).flatMap(([template, item]) =>
     item['get']
       ? [
           {
             path: template.replace('{id}', id),
             parameters: (item['get'].parameters ?? []).filter((p) => p.in === 'query'),
+            // Options' label is required: every request to it names the id column.
+            required: (item['get'].parameters ?? []).some((p) => p.name === 'label' && p.required) ? 'label=id&' : '',
           },
         ]
       : [],
@@ -117,7 +120,7 @@ async function checkEveryParameter(
 ): Promise<{ problems: string[]; sent: number }> {
   const problems: string[] = [];
   let sent = 0;
-  const expect = async (path: string, query: string, status: number, field?: string) => {
+  const expectAt = async (path: string, query: string, status: number, field?: string) => {
     sent++;
     const res = await server.get(`${base}${path}?${query}`);
     if (res.status !== status)
@@ -127,7 +130,9 @@ async function checkEveryParameter(
     if (field !== undefined && !(res.body.data as { field: string }[]).some((item) => item.field === field))
       problems.push(`${path}?${decodeURIComponent(query)}: the fail does not name ${field}: ${res.text.slice(0, 200)}`);
   };
-  for (const { path, parameters } of getOperations(document, id)) {
+  for (const { path, parameters, required } of getOperations(document, id)) {
+    const expect = (at: string, query: string, status: number, field?: string) =>
+      expectAt(at, required + query, status, field);
     const examples = parameters.flatMap((parameter) =>
       examplesOf(parameter).map((value) =>
         parameter.style === 'deepObject' ? deepQueryOf(parameter.name, value) : queryOf(parameter, value),

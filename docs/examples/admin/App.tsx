@@ -2,7 +2,6 @@
  * The demo's react-admin app at /admin: products and categories through `koa-fast-crud/react-admin`.
  * Bundled for the browser by esbuild when the demo first serves it (see ../demo/admin.ts).
  */
-import { useQuery } from '@tanstack/react-query';
 import {
   Admin,
   AutocompleteInput,
@@ -15,6 +14,7 @@ import {
   NumberField,
   NumberInput,
   ReferenceField,
+  ReferenceInput,
   Resource,
   SearchInput,
   ShowButton,
@@ -22,10 +22,9 @@ import {
   TextField,
   TextInput,
   required,
-  useDataProvider,
 } from 'react-admin';
 import { Route } from 'react-router';
-import { dataProvider, type KoaFastCrudDataProvider } from 'koa-fast-crud/react-admin';
+import { dataProvider } from 'koa-fast-crud/react-admin';
 import { ProductBulkActions } from './bulk.js';
 import { ProductShow } from './show.js';
 import { ProductListActions, ProductTrash, TRASH_PATH } from './trash.js';
@@ -35,9 +34,13 @@ import { ProductListActions, ProductTrash, TRASH_PATH } from './trash.js';
  * The API under the demo's /api; the provider speaks its filters, sort, pages and JSend replies. `products` has batch
  * routes: a bulk update, delete, soft delete or restore of the selected rows is one request, in one transaction. Its
  * edits are conditional: a save sends the ETag of the product the form loaded, so a product someone changed since is
- * not overwritten.
+ * not overwritten. A `q` on categories (the category autocomplete's) goes to their options route, labels by `name`.
  */
-const provider = dataProvider('/api', { batch: ['products'], preconditions: ['products'] });
+const provider = dataProvider('/api', {
+  batch: ['products'],
+  preconditions: ['products'],
+  autocomplete: { categories: 'name' },
+});
 // #endregion provider
 
 // #region list
@@ -69,23 +72,16 @@ export function ProductList() {
 // #endregion list
 
 // #region form
-/** The category select box, filled from `GET /api/categories/options?label=name` through the provider. */
+/**
+ * The category: react-admin's ReferenceInput + AutocompleteInput, as they come. Typing sends `filter: { q }` to
+ * getList, which the provider's `autocomplete` option sends to `GET /api/categories/options?label=name&q=…&limit=25`
+ * (categories have no term fields); the chosen category is read back by id.
+ */
 function CategoryInput() {
-  const provider = useDataProvider<KoaFastCrudDataProvider>();
-  const { data, isPending } = useQuery({
-    queryKey: ['categories', 'options', 'name'],
-    queryFn: ({ signal }) => provider.getOptions('categories', { label: 'name', signal }),
-  });
   return (
-    <AutocompleteInput
-      source="categoryId"
-      label="Category"
-      choices={data?.data ?? []}
-      optionText="label"
-      optionValue="value"
-      isPending={isPending}
-      validate={required()}
-    />
+    <ReferenceInput source="categoryId" reference="categories">
+      <AutocompleteInput label="Category" optionText="name" validate={required()} />
+    </ReferenceInput>
   );
 }
 

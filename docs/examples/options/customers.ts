@@ -1,6 +1,6 @@
 /**
  * The options action of a resource with private columns and many rows
- * (docs/actions/options.md): hidden attributes, and an autocomplete narrowed with `?q=`.
+ * (docs/actions/options.md): hidden attributes, and a parameter of its own (`?startsWith=`) beside the route's `q`.
  */
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -31,12 +31,14 @@ export class CustomerController extends CrudController {
   // The options route has no ability check: hidden columns are what it can never reveal.
   override hidden = ['email', 'passwordHash'];
 
-  // `GET /customers/options?label=name&q=Ann`: the first 20 names that start with "Ann".
+  // `?q=ann` finds names containing "ann" anywhere (the route's own autocomplete); a parameter of the app's own,
+  // `GET /customers/options?label=name&startsWith=Ann`, keeps the names that start with "Ann". At most 20 either way.
   override modifyOptionsQuery(query: FindOptions) {
-    const q = this.ctx.query['q'];
-    if (typeof q !== 'string' || q === '') return { ...query, limit: 20 };
-    const where = { ...query.where, name: { [Op.startsWith]: q } };
-    return { ...query, where, limit: 20 };
+    const startsWith = this.ctx.query['startsWith'];
+    const limit = Math.min(query.limit ?? 20, 20);
+    if (typeof startsWith !== 'string' || startsWith === '') return { ...query, limit };
+    const where = { [Op.and]: [query.where ?? {}, { name: { [Op.startsWith]: startsWith } }] };
+    return { ...query, where, limit };
   }
 
   // Items are `{ label, value }`: here the label gets the start of the id, to tell apart
