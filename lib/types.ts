@@ -1,6 +1,7 @@
 /** Shared types of koa-fast-crud: the one source of truth that every other module imports from. */
 import type { Context } from 'koa';
 import type { FindOptions, Model, ModelStatic, Transaction } from 'sequelize';
+import type { CursorPlan } from './core/cursor.js';
 
 /** An HTTP verb as @koa/router names its registration methods. */
 export type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -171,6 +172,11 @@ export interface FastCrudConfig {
      * `unknownParameter` naming it. False: such parameters are ignored. options is never checked.
      */
     readonly strict_params: boolean;
+    /**
+     * The secret cursors (`cursor=`) are signed with (HMAC-SHA256), at least 32 characters. Null (the default): a
+     * random secret per process, so processes behind one load balancer need a shared one.
+     */
+    readonly cursor_secret: string | null;
   };
   readonly create: Omit<ActionConfig, 'find_field'>;
   readonly read: ActionConfig;
@@ -269,6 +275,7 @@ export type ErrorCode =
   | 'tooDeep'
   | 'uriTooLong'
   | 'tooManyRows'
+  | 'invalidCursor'
   | 'filterRequired'
   | 'unique'
   | 'foreignKey'
@@ -424,6 +431,8 @@ export interface SearchPlan {
   readonly trashed: boolean;
   /** Association paths to load with each row (`include=category,tags`); none when absent. */
   readonly include?: readonly string[] | undefined;
+  /** Set for cursor pagination (`cursor=`): the row the page starts after or before, and what the cursor is bound to. */
+  readonly cursor?: CursorPlan | undefined;
 }
 
 /** Decides whether the request may use an ability such as `shop.access.view`. */
