@@ -9,6 +9,7 @@
  *   npm run bench -- write-mix 20     mixed-load.ts: 64 clients mixing every write, SQLite and PostgreSQL
  *   npm run bench -- soak 10          mixed-load.ts: N minutes of mixed load, memory sampled after GC
  *   npm run bench -- batch 1000       batch.ts: batch PATCH and array POST against single requests
+ *   npm run bench -- cursor 1000000   cursor.ts: a deep cursor page against the first, OFFSET as the foil
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +32,12 @@ const BENCHMARKS: Record<string, { readonly file: string; readonly about: string
       file: 'etags.ts',
       about: 'ETags on a read and a search page against a lib without them; 304 against 200',
       lead: ['run'],
+    },
+    cursor: {
+      file: 'cursor.ts',
+      about:
+        'a cursor page at row 800,000 of N (1M) against the first, OFFSET pages as the foil, SQLite and PostgreSQL',
+      lead: [],
     },
     count: { file: 'count-strategies.ts', about: 'search.count exact, none and estimate on N rows', lead: [] },
     'write-mix': {
