@@ -36,8 +36,8 @@ async function fill(sequelize: Sequelize, Item: ModelStatic<Model>): Promise<voi
   await Item.sync({ force: true });
   const series =
     sequelize.getDialect() === 'postgres'
-      ? `SELECT n, 'item ' || n, (n * 7919) % 10000 FROM generate_series(1, ${rows}) n`
-      : `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${rows}) SELECT n, 'item ' || n, (n * 7919) % 10000 FROM s`;
+      ? `SELECT n, 'item ' || n, (n % 10000) * 7919 % 10000 FROM generate_series(1, ${rows}) n`
+      : `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${rows}) SELECT n, 'item ' || n, (n % 10000) * 7919 % 10000 FROM s`;
   await sequelize.query(`INSERT INTO cur_bench_items (id, name, price) ${series}`);
   await sequelize.query('CREATE INDEX cur_bench_items_price ON cur_bench_items (price DESC, id)');
   await sequelize.query(sequelize.getDialect() === 'postgres' ? 'ANALYZE cur_bench_items' : 'ANALYZE');
