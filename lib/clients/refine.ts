@@ -9,6 +9,7 @@ import {
   batchesFor,
   chunks,
   fieldErrors,
+  cursorsOf,
   hasMoreOf,
   idPath,
   inGroups,
@@ -64,15 +65,20 @@ export interface RefineSort {
 
 /** Refine's `pagination`: `currentPage` (Refine 5; `current` before it), `pageSize`, `mode`. */
 export interface RefinePagination {
-  readonly currentPage?: number;
+  /** The page number; or, with `meta.cursor`, the cursor `useInfiniteList` passes back from `cursor.next`/`prev`. */
+  readonly currentPage?: number | string;
   readonly current?: number;
   readonly pageSize?: number;
   readonly mode?: 'client' | 'server' | 'off';
 }
 
-/** `meta` the provider reads: `include` loads associations with each record. */
+/**
+ * `meta` the provider reads: `include` loads associations with each record; `cursor: true` pages by cursor (`cursor=`),
+ * for `useInfiniteList`.
+ */
 export interface RefineMeta {
   readonly include?: readonly string[];
+  readonly cursor?: boolean;
   readonly [key: string]: unknown;
 }
 
@@ -156,7 +162,13 @@ export interface RefineListParams {
 export interface KoaFastCrudRefineProvider {
   getList<T extends BaseRecord = AnyRecord>(
     params: RefineListParams,
-  ): Promise<{ data: T[]; total: number; hasMore?: boolean }>;
+  ): Promise<{
+    data: T[];
+    total: number;
+    hasMore?: boolean;
+    /** With `meta.cursor`: the cursors of the next and previous pages, as `useInfiniteList`'s `getNextPageParam` reads. */
+    cursor?: { next?: string; prev?: string };
+  }>;
   getOne<T extends BaseRecord = AnyRecord>(params: {
     readonly resource: string;
     readonly id: string | number;
@@ -294,9 +306,17 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
       );
       const rows = data as AnyRecord[];
       const total = totalOf(replyMeta);
+      const cursors = cursorsOf(replyMeta);
+      if (cursors !== undefined) {
+        const cursor = {
+          ...(cursors.next !== null && { next: cursors.next }),
+          ...(cursors.prev !== null && { prev: cursors.prev }),
+        };
+        return { data: rows, total: total ?? rows.length + (cursors.next === null ? 0 : 1), cursor };
+      }
       const hasMore = hasMoreOf(replyMeta);
       // Without a count (search.count 'none'), the total reaches one row past this page when more follow.
-      const page = typeof query.page === 'object' ? query.page : undefined;
+      const page = typeof query.page === 'object' && 'page' in query.page ? query.page : undefined;
       const fallback =
         page === undefined ? rows.length : (page.page - 1) * page.perPage + rows.length + (hasMore ? 1 : 0);
       return { data: rows, total: total ?? fallback, ...(hasMore !== undefined && { hasMore }) };
@@ -428,10 +448,16 @@ export function refineQuery(
   const { conditions, term } = refineConditions(params.filters ?? [], searchField);
   const pagination = params.pagination;
   const mode = pagination?.mode ?? 'server';
+  const current = pagination?.currentPage ?? pagination?.current ?? 1;
+  const perPage = pagination?.pageSize ?? 10;
+  // Refine's cursor contract: useInfiniteList passes the cursor getNextPageParam took from `cursor.next` as the page.
+  const cursor = params.meta?.cursor === true || typeof current === 'string';
   const page =
-    mode === 'server'
-      ? { page: pagination?.currentPage ?? pagination?.current ?? 1, perPage: pagination?.pageSize ?? 10 }
-      : 'all';
+    mode !== 'server'
+      ? 'all'
+      : cursor
+        ? { cursor: typeof current === 'string' ? current : '', perPage }
+        : { page: current, perPage };
   return {
     conditions,
     term,
