@@ -1,7 +1,6 @@
 /** Shared types of koa-fast-crud: the one source of truth that every other module imports from. */
 import type { Context } from 'koa';
 import type { FindOptions, Model, ModelStatic, Transaction } from 'sequelize';
-import type { CursorPlan } from './core/cursor.js';
 
 /** An HTTP verb as @koa/router names its registration methods. */
 export type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -431,8 +430,26 @@ export interface SearchPlan {
   readonly trashed: boolean;
   /** Association paths to load with each row (`include=category,tags`); none when absent. */
   readonly include?: readonly string[] | undefined;
-  /** Set for cursor pagination (`cursor=`): the row the page starts after or before, and what the cursor is bound to. */
+  /** For cursor pagination (`cursor=`): the row the page starts after or before, and what its cursor is bound to. */
   readonly cursor?: CursorPlan | undefined;
+}
+
+/** One sort value of the row a cursor names, as the database gave it back (see `batchReader`'s captures). */
+export type CursorValue = string | number | boolean | null;
+
+/** A decoded cursor: the rows after, or before, the row whose sort values (tiebreak last) are `values`. */
+export interface Cursor {
+  readonly direction: 'after' | 'before';
+  readonly values: readonly CursorValue[];
+}
+
+/**
+ * The cursor part of a search plan: `position` null for the first page (`cursor=`), and the `scope` a cursor is signed
+ * with (the request's sort and filter), which the reply's cursors are signed with too.
+ */
+export interface CursorPlan {
+  readonly position: Cursor | null;
+  readonly scope: string;
 }
 
 /** Decides whether the request may use an ability such as `shop.access.view`. */

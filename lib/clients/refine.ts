@@ -166,7 +166,7 @@ export interface KoaFastCrudRefineProvider {
     data: T[];
     total: number;
     hasMore?: boolean;
-    /** With `meta.cursor`: the cursors of the next and previous pages, as `useInfiniteList`'s `getNextPageParam` reads. */
+    /** With `meta.cursor`: the next and previous pages' cursors, as `useInfiniteList`'s `getNextPageParam` reads. */
     cursor?: { next?: string; prev?: string };
   }>;
   getOne<T extends BaseRecord = AnyRecord>(params: {

@@ -3,26 +3,10 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
-import type { ErrorCode, FailItem } from '../types.js';
+import type { Cursor, CursorPlan, CursorValue, ErrorCode, FailItem } from '../types.js';
+
+export type { Cursor, CursorPlan, CursorValue };
 import type { KeyColumn } from './keyset.js';
-
-/** One sort value of the row a cursor names, as the database gave it back (see `batchReader`'s captures). */
-export type CursorValue = string | number | boolean | null;
-
-/** A decoded cursor: the rows after, or before, the row whose sort values (the whole tuple, tiebreak last) are `values`. */
-export interface Cursor {
-  readonly direction: 'after' | 'before';
-  readonly values: readonly CursorValue[];
-}
-
-/**
- * The cursor part of a search plan: `position` null for the first page (`cursor=`), and the `scope` a cursor is signed
- * with (the request's sort and filter), which the reply's cursors are signed with too.
- */
-export interface CursorPlan {
-  readonly position: Cursor | null;
-  readonly scope: string;
-}
 
 /** The longest cursor accepted, in characters: a few sort values and a signature fit well within it. */
 export const MAX_CURSOR_LENGTH = 4096;

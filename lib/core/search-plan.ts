@@ -29,7 +29,7 @@ export interface SearchSettings extends FilterSettings {
   readonly config: Pick<FastCrudConfig, 'search' | 'soft_delete'>;
   /** False for exportCsv: every matching row, no page parameters read. */
   readonly paginate: boolean;
-  /** The secret cursors are signed with (`search.cursor_secret`, or the process's own); without it no cursor verifies. */
+  /** The secret cursors are signed with (`search.cursor_secret`, or the process's own); none: no cursor verifies. */
   readonly cursorSecret?: string | undefined;
 }
 
