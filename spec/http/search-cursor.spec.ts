@@ -81,7 +81,7 @@ for (const db of databases)
         const router = new Router();
         const spec = {
           policy: { fillable: 'all' as const },
-          relations: { group: { sortable: ['name'], filterable: ['name'] } },
+          relations: { group: { sortable: ['name'], filterable: ['name'], include: true } },
         };
         const secret = (letter: string) => ({ search: { cursor_secret: letter.repeat(40) } });
         form.register(router, 'items', Item, spec, { only: ['search'], config: secret('a') });
@@ -103,6 +103,14 @@ for (const db of databases)
         for (let i = 0; i < 40; i++) {
           const res = await server.get(`${path}?${query}&perPage=${perPage}&cursor=${encodeURIComponent(cursor)}`);
           assert.equal(res.status, 200, res.text);
+          for (const row of res.body.data as Record<string, unknown>[]) {
+            assert.deepEqual(
+              Object.keys(row).filter((key) => key.startsWith('__')),
+              [],
+              'no keyset value shows',
+            );
+            if (query.includes('include=group')) assert.ok('group' in row, 'the included association');
+          }
           forward.push({ ids: ids(res.body), pagination: res.body.meta.pagination });
           if (res.body.meta.pagination.next === null) break;
           cursor = res.body.meta.pagination.next;
@@ -127,6 +135,7 @@ for (const db of databases)
       it('returns, page after page, exactly the rows of the offset order for sorts with NULLs and duplicates, forward by next and back by prev', async () => {
         const sorts = [
           '',
+          'sort=name&include=group',
           'sort=name',
           'sort=-name',
           'sort=score,-name',
