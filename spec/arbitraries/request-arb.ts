@@ -100,7 +100,10 @@ const parameter = fc.oneof(
     .array(fc.tuple(fc.boolean(), column), { maxLength: 3 })
     .map((items) => `sort=${enc(items.map(([d, c]) => (d ? '-' : '') + c).join(','))}`),
   fc
-    .tuple(fc.constantFrom('page', 'perPage', 'skipPagination', 'label', 'value', 'filter', 'sort', 'include'), value)
+    .tuple(
+      fc.constantFrom('page', 'perPage', 'skipPagination', 'label', 'value', 'filter', 'sort', 'include', 'cursor'),
+      value,
+    )
     .map(([k, v]) => `${k}=${enc(v)}`),
   fc
     .array(fc.oneof(fc.constantFrom('category', 'nope', 'category.x', '__proto__'), hostile), { maxLength: 3 })
@@ -115,6 +118,8 @@ const parameter = fc.oneof(
     '%',
     '&&=',
     'filter[name][like]=%25_%5C',
+    'cursor=',
+    `cursor=WyJhIiwiMSJd.${'A'.repeat(43)}`,
   ),
 );
 
