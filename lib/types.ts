@@ -173,6 +173,11 @@ export interface FastCrudConfig {
      * `unknownParameter` naming it. False: such parameters are ignored. options is never checked.
      */
     readonly strict_params: boolean;
+    /**
+     * The secret cursors (`cursor=`) are signed with (HMAC-SHA256), at least 32 characters. Null (the default): a
+     * random secret per process, so processes behind one load balancer need a shared one.
+     */
+    readonly cursor_secret: string | null;
   };
   readonly create: Omit<ActionConfig, 'find_field'>;
   readonly read: ActionConfig;
@@ -271,6 +276,7 @@ export type ErrorCode =
   | 'tooDeep'
   | 'uriTooLong'
   | 'tooManyRows'
+  | 'invalidCursor'
   | 'filterRequired'
   | 'unique'
   | 'foreignKey'
@@ -443,6 +449,26 @@ export interface SearchPlan {
   readonly trashed: boolean;
   /** Association paths to load with each row (`include=category,tags`); none when absent. */
   readonly include?: readonly string[] | undefined;
+  /** For cursor pagination (`cursor=`): the row the page starts after or before, and what its cursor is bound to. */
+  readonly cursor?: CursorPlan | undefined;
+}
+
+/** One sort value of the row a cursor names, as the database gave it back (see `batchReader`'s captures). */
+export type CursorValue = string | number | boolean | null;
+
+/** A decoded cursor: the rows after, or before, the row whose sort values (tiebreak last) are `values`. */
+export interface Cursor {
+  readonly direction: 'after' | 'before';
+  readonly values: readonly CursorValue[];
+}
+
+/**
+ * The cursor part of a search plan: `position` null for the first page (`cursor=`), and the `scope` a cursor is signed
+ * with (the request's sort and filter), which the reply's cursors are signed with too.
+ */
+export interface CursorPlan {
+  readonly position: Cursor | null;
+  readonly scope: string;
 }
 
 /** Decides whether the request may use an ability such as `shop.access.view`. */

@@ -21,6 +21,7 @@ import { conditionalSearch } from './preconditions.js';
 import { serializerFor } from './records.js';
 import { withholdDeepRows } from './withheld.js';
 import { placedRead } from './read-placement.js';
+import { answerCursorSearch, cursorSecret } from './search-cursor.js';
 import { queryStage, readStage, rowsStage } from './stages.js';
 
 /**
@@ -79,6 +80,7 @@ export async function planSearchRequest(scope: ActionScope, paginate: boolean): 
       config: scope.config,
       maxDepth: scope.config.global.max_depth,
       paginate,
+      cursorSecret: cursorSecret(scope.config),
     },
   );
   return E.mapLeft((failures: FailItem[]) => scope.answers.answerFail(failures))(planned);
@@ -169,9 +171,18 @@ async function answerSearch(
   reusable: string | undefined,
 ): Promise<Reply> {
   const { model, config } = scope;
+  const counting = config.search.count;
+  if (plan.cursor !== undefined) {
+    const estimator = counting === 'estimate' ? executor : undefined;
+    const count = (all: FindOptions) => (counting === 'none' ? undefined : countRows(scope, all, undefined, estimator));
+    try {
+      return await answerCursorSearch(scope, plan, query, count);
+    } catch (thrown) {
+      return unreadableJsonReply(scope, plan, thrown);
+    }
+  }
   const state = stateOf(model.sequelize!);
   const shape = forced === 'instance' ? undefined : rawShape(scope, query);
-  const counting = config.search.count;
   const page = plan.page;
   // Without a count, one row past the page tells whether there is a next one; without a page, one row past the cap that
   // there are too many.

@@ -49,8 +49,15 @@ export interface SearchQuery {
   /** The term search (`filter[<termKey>]=`), over the resource's term fields. */
   readonly term?: string | undefined;
   readonly sort?: readonly { readonly field: string; readonly order: 'ASC' | 'DESC' }[];
-  /** A page, or `'all'` for `skipPagination=true`; absent: the server's default page. */
-  readonly page?: { readonly page: number; readonly perPage: number } | 'all' | undefined;
+  /**
+   * A page, a cursor page (`cursor=`: `''` for the first, then a `next` or `prev` cursor), or `'all'` for
+   * `skipPagination=true`; absent: the server's default page.
+   */
+  readonly page?:
+    | { readonly page: number; readonly perPage: number }
+    | { readonly cursor: string; readonly perPage: number }
+    | 'all'
+    | undefined;
   /** Associations to load with each record (`include=category`). */
   readonly include?: readonly string[] | undefined;
 }
@@ -349,6 +356,8 @@ export function searchParams(query: SearchQuery, termKey = 'term'): string {
   const sort = (query.sort ?? []).map(({ field, order }) => (order === 'DESC' ? `-${field}` : field));
   if (sort.length > 0) pairs.push(['sort', sort.join(',')]);
   if (query.page === 'all') pairs.push(['skipPagination', 'true']);
+  else if (query.page !== undefined && 'cursor' in query.page)
+    pairs.push(['perPage', String(query.page.perPage)], ['cursor', query.page.cursor]);
   else if (query.page !== undefined)
     pairs.push(['page', String(query.page.page)], ['perPage', String(query.page.perPage)]);
   if (query.include !== undefined && query.include.length > 0) pairs.push(['include', query.include.join(',')]);
@@ -560,6 +569,19 @@ export function idPath(id: unknown): string {
 export function totalOf(meta: Readonly<Record<string, unknown>>): number | undefined {
   const pagination = meta['pagination'];
   return isObject(pagination) && typeof pagination['count'] === 'number' ? pagination['count'] : undefined;
+}
+
+/**
+ * `meta.pagination.next` and `prev` of a cursor page (`cursor=`), each a cursor or null; undefined for an offset page.
+ * @example cursorsOf({ pagination: { perPage: 10, next: 'WyJh…', prev: null } }) // { next: 'WyJh…', prev: null }
+ */
+export function cursorsOf(
+  meta: Readonly<Record<string, unknown>>,
+): { readonly next: string | null; readonly prev: string | null } | undefined {
+  const pagination = meta['pagination'];
+  if (!isObject(pagination) || !('next' in pagination)) return undefined;
+  const cursor = (value: unknown) => (typeof value === 'string' ? value : null);
+  return { next: cursor(pagination['next']), prev: cursor(pagination['prev']) };
 }
 
 /**

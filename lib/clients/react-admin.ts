@@ -14,6 +14,7 @@ import {
   preconditionsFor,
   TagMemory,
   fieldErrors,
+  cursorsOf,
   hasMoreOf,
   idPath,
   inGroups,
@@ -124,7 +125,15 @@ export class HttpError extends Error {
  * `previousData`).
  * @example dataProvider('/api', { batch: ['products'], preconditions: ['products'] })
  */
-export type ReactAdminOptions = ClientOptions;
+export type ReactAdminOptions = ClientOptions & {
+  /**
+   * Which resources getList pages by cursor (`cursor=`, see the pagination guide): `true` for every resource, or a
+   * list of names (a call's `meta.cursor: true` asks for it too). react-admin asks for pages by number, so the provider
+   * keeps each page's cursor, as react-admin's partial pagination suggests: page 1, then the page after (or before) one
+   * it has read; any other page is read by offset. The result carries `pageInfo`.
+   */
+  cursor?: boolean | readonly string[];
+};
 
 /**
  * The provider `dataProvider(apiUrl)` returns: react-admin's nine methods, plus the soft-delete,
@@ -222,6 +231,32 @@ export interface KoaFastCrudDataProvider {
   readonly supportAbortSignal: true;
 }
 
+/**
+ * The cursors of the pages a react-admin list has read, by list (resource, filter, sort, page size) and page number:
+ * page 1 is `cursor=`, and each cursor page gives the cursors of the pages next to it. At most `LISTS` lists are kept,
+ * the oldest dropped first.
+ */
+class PageCursors {
+  static readonly LISTS = 50;
+  private readonly lists = new Map<string, Map<number, string>>();
+
+  /** The cursor of a page, or undefined when none is known (the page is then read by offset). */
+  get(key: string, page: number): string | undefined {
+    return page === 1 ? '' : this.lists.get(key)?.get(page);
+  }
+
+  /** Keeps the cursors of the pages around `page`. */
+  set(key: string, page: number, around: { readonly next: string | null; readonly prev: string | null }): void {
+    let list = this.lists.get(key);
+    if (list === undefined) {
+      if (this.lists.size >= PageCursors.LISTS) this.lists.delete(this.lists.keys().next().value!);
+      this.lists.set(key, (list = new Map<number, string>()));
+    }
+    if (around.next !== null) list.set(page + 1, around.next);
+    if (around.prev !== null && page > 2) list.set(page - 1, around.prev);
+  }
+}
+
 /** getMany asks for at most this many ids per request (with `skipPagination`). */
 const IDS_PER_REQUEST = 100;
 
@@ -264,11 +299,20 @@ export function dataProvider(apiUrl: string, options: ReactAdminOptions = {}): K
     return version === undefined || version === null ? data : { ...data, [versionField]: version };
   };
   const record = (data: unknown) => data as AnyRecord;
+  const cursors = new PageCursors();
   const list = async (resource: string, params: RaListParams): Promise<RaListResult<AnyRecord>> => {
     const label = autocompleteLabel(options, resource);
     if (label !== undefined && params.filter !== undefined && Object.hasOwn(params.filter, 'q'))
       return autocomplete(resource, label, params);
-    const query = listQuery(params);
+    const listed = listQuery(params);
+    const byCursor =
+      params.meta?.['cursor'] === true ||
+      options.cursor === true ||
+      (Array.isArray(options.cursor) && options.cursor.includes(resource));
+    const { page = 1, perPage = 10 } = params.pagination ?? {};
+    const key = JSON.stringify([resource, listed.conditions, listed.term, listed.sort, perPage]);
+    const cursor = byCursor ? cursors.get(key, page) : undefined;
+    const query = cursor === undefined ? listed : { ...listed, page: { cursor, perPage } };
     const { data, meta } = await send(
       'GET',
       resourceUrl(apiUrl, resource, '', searchParams(query, termKey)),
@@ -277,8 +321,13 @@ export function dataProvider(apiUrl: string, options: ReactAdminOptions = {}): K
     );
     const total = totalOf(meta);
     const rows = data as AnyRecord[];
+    const around = cursorsOf(meta);
+    if (around !== undefined) {
+      cursors.set(key, page, around);
+      const pageInfo = { hasNextPage: around.next !== null, hasPreviousPage: page > 1 };
+      return { data: rows, ...(total !== undefined && { total }), pageInfo };
+    }
     if (total !== undefined) return { data: rows, total };
-    const page = params.pagination?.page ?? 1;
     return { data: rows, pageInfo: { hasNextPage: hasMoreOf(meta) ?? false, hasPreviousPage: page > 1 } };
   };
   // `q` on a resource named by `autocomplete`: the options route's labels containing it (AutocompleteInput).

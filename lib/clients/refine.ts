@@ -14,6 +14,7 @@ import {
   preconditionsFor,
   TagMemory,
   fieldErrors,
+  cursorsOf,
   hasMoreOf,
   idPath,
   inGroups,
@@ -75,7 +76,8 @@ export interface RefineSort {
 
 /** Refine's `pagination`: `currentPage` (Refine 5; `current` before it), `pageSize`, `mode`. */
 export interface RefinePagination {
-  readonly currentPage?: number;
+  /** The page number; or, with `meta.cursor`, the cursor `useInfiniteList` passes back from `cursor.next`/`prev`. */
+  readonly currentPage?: number | string;
   readonly current?: number;
   readonly pageSize?: number;
   readonly mode?: 'client' | 'server' | 'off';
@@ -83,11 +85,13 @@ export interface RefinePagination {
 
 /**
  * `meta` the provider reads: `include` loads associations with each record; `etag`, on update and deleteOne, is the
- * `If-Match` to send (by default, on a resource of the `preconditions` option, the ETag of the record's last getOne).
+ * `If-Match` to send (by default, on a resource of the `preconditions` option, the ETag of the record's last getOne);
+ * `cursor: true` pages by cursor (`cursor=`), for `useInfiniteList`.
  */
 export interface RefineMeta {
   readonly include?: readonly string[];
   readonly etag?: string;
+  readonly cursor?: boolean;
   readonly [key: string]: unknown;
 }
 
@@ -171,7 +175,13 @@ export interface RefineListParams {
 export interface KoaFastCrudRefineProvider {
   getList<T extends BaseRecord = AnyRecord>(
     params: RefineListParams,
-  ): Promise<{ data: T[]; total: number; hasMore?: boolean }>;
+  ): Promise<{
+    data: T[];
+    total: number;
+    hasMore?: boolean;
+    /** With `meta.cursor`: the next and previous pages' cursors, as `useInfiniteList`'s `getNextPageParam` reads. */
+    cursor?: { next?: string; prev?: string };
+  }>;
   getOne<T extends BaseRecord = AnyRecord>(params: {
     readonly resource: string;
     readonly id: string | number;
@@ -328,7 +338,9 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
       if (label !== undefined && (filters ?? []).some((filter) => filter.field === searchField)) {
         // `q` on a resource named by `autocomplete`: the options route's labels containing it.
         const { conditions, term } = refineConditions(filters ?? [], searchField);
-        const page = pagination?.currentPage ?? pagination?.current ?? 1;
+        const current = pagination?.currentPage ?? pagination?.current ?? 1;
+        // A cursor (useInfiniteList's page after the first) has no meaning on the options route: its first page.
+        const page = typeof current === 'number' ? current : 1;
         const query = { label, value: idField, q: term ?? '', conditions, page, perPage: pagination?.pageSize ?? 10 };
         const { data } = await send('GET', url(resource, '/options', optionsParams(query)), undefined, signalOf(meta));
         const { records, hasMore } = optionRecords(data as { label: unknown; value: unknown }[], query);
@@ -347,9 +359,17 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
       );
       const rows = data as AnyRecord[];
       const total = totalOf(replyMeta);
+      const cursors = cursorsOf(replyMeta);
+      if (cursors !== undefined) {
+        const cursor = {
+          ...(cursors.next !== null && { next: cursors.next }),
+          ...(cursors.prev !== null && { prev: cursors.prev }),
+        };
+        return { data: rows, total: total ?? rows.length + (cursors.next === null ? 0 : 1), cursor };
+      }
       const hasMore = hasMoreOf(replyMeta);
       // Without a count (search.count 'none'), the total reaches one row past this page when more follow.
-      const page = typeof query.page === 'object' ? query.page : undefined;
+      const page = typeof query.page === 'object' && 'page' in query.page ? query.page : undefined;
       const fallback =
         page === undefined ? rows.length : (page.page - 1) * page.perPage + rows.length + (hasMore ? 1 : 0);
       return { data: rows, total: total ?? fallback, ...(hasMore !== undefined && { hasMore }) };
@@ -510,10 +530,16 @@ export function refineQuery(
   const { conditions, groups, term } = refineConditions(params.filters ?? [], searchField);
   const pagination = params.pagination;
   const mode = pagination?.mode ?? 'server';
+  const current = pagination?.currentPage ?? pagination?.current ?? 1;
+  const perPage = pagination?.pageSize ?? 10;
+  // Refine's cursor contract: useInfiniteList passes the cursor getNextPageParam took from `cursor.next` as the page.
+  const cursor = params.meta?.cursor === true || typeof current === 'string';
   const page =
-    mode === 'server'
-      ? { page: pagination?.currentPage ?? pagination?.current ?? 1, perPage: pagination?.pageSize ?? 10 }
-      : 'all';
+    mode !== 'server'
+      ? 'all'
+      : cursor
+        ? { cursor: typeof current === 'string' ? current : '', perPage }
+        : { page: current, perPage };
   return {
     conditions,
     ...(groups !== undefined && { groups }),

@@ -29,6 +29,7 @@ export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
     count_threshold: 100_000,
     max_unpaginated: 10_000,
     strict_params: true,
+    cursor_secret: null,
   },
   create: { http_status: 201, method: 'toJSON' },
   read: { http_status: 200, method: 'toJSON', find_field: null },
@@ -141,6 +142,10 @@ function checkLeaf(
       ? E.right([...value])
       : invalid(path, value, "a list of origins such as 'https://admin.example.com'");
   }
+  if (path.join('.') === 'search.cursor_secret')
+    return value === null || (typeof value === 'string' && value.length >= 32)
+      ? E.right(value)
+      : invalid(path, value, 'null or a string of at least 32 characters');
   if (LIST_KEYS.has(path.join('.')))
     return value === null || isIdentifierList(value)
       ? E.right(value === null ? null : [...value])

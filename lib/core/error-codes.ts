@@ -79,6 +79,12 @@ export const ERROR_TABLE = Object.freeze({
       'paginate, narrow it with a filter, or raise the cap. Also a batch write of more than `batch.max_records` ' +
       'records (an array body that long, or a filter that matches more), which changes nothing',
   },
+  invalidCursor: {
+    status: 'validation',
+    meaning:
+      'a `cursor` that this search did not give (changed, or signed with another `search.cursor_secret`), or one ' +
+      'sent with another `sort` or `filter` than the request that gave it',
+  },
   filterRequired: {
     status: 'validation',
     meaning: 'a batch `PATCH` or `DELETE` on the collection without any `filter[...]`: it would change every record',

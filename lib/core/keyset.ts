@@ -69,7 +69,12 @@ export function keysetAlternatives(columns: readonly KeyColumn[], lastIsNull: re
 }
 
 /**
- * The keyset condition as SQL: `last` holds the last row's values as SQL literals (null for NULL).
+ * The keyset condition as SQL: `last` holds the last row's values as SQL literals (null for NULL). When the first
+ * column's test bounds it on one side, that bound leads, so an index on the column seeks to the last row instead of
+ * filtering every row before it.
+ * @example
+ * keysetSql([{ expression: 'p', descending: true, nullsFirst: true }, { expression: 'id', descending: false,
+ *   nullsFirst: true }], ['5', '41']) // '(p <= 5 AND ((p < 5) OR (p = 5 AND id > 41)))'
  * @example keysetSql([{ expression: '"id"', descending: false, nullsFirst: true }], ['41']) // '(("id" > 41))'
  */
 export function keysetSql(columns: readonly KeyColumn[], last: readonly (string | null)[]): string {
@@ -93,7 +98,11 @@ export function keysetSql(columns: readonly KeyColumn[], last: readonly (string 
     columns,
     last.map((value) => value === null),
   );
-  return alternatives.length === 0
-    ? '1 = 0'
-    : `(${alternatives.map((all) => `(${all.map(atom).join(' AND ')})`).join(' OR ')})`;
+  if (alternatives.length === 0) return '1 = 0';
+  const condition = `(${alternatives.map((all) => `(${all.map(atom).join(' AND ')})`).join(' OR ')})`;
+  // The OR of alternatives gives an index no starting point: when every alternative tests the first column against a
+  // value (`beyond` or `equal`), the range it implies on that column is stated too, so an index on it seeks there.
+  const first = columns[0]!;
+  const bounded = alternatives.length > 1 && alternatives.every((all) => ['beyond', 'equal'].includes(all[0]!.test));
+  return bounded ? `(${first.expression} ${first.descending ? '<=' : '>='} ${last[0]} AND ${condition})` : condition;
 }

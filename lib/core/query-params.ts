@@ -26,7 +26,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * @example KNOWN_PARAMS.exportCsv // ['filter', 'sort']
  */
 export const KNOWN_PARAMS = Object.freeze({
-  search: Object.freeze(['filter', 'sort', 'page', 'perPage', 'skipPagination', 'include']),
+  search: Object.freeze(['filter', 'sort', 'page', 'perPage', 'skipPagination', 'include', 'cursor']),
   exportCsv: Object.freeze(['filter', 'sort']),
 } as const satisfies Readonly<Record<string, readonly string[]>>);
 

@@ -3,6 +3,7 @@ import { snakeCase } from 'change-case';
 import * as E from 'fp-ts/lib/Either.js';
 import type { AttributeSource, ErrorCode, FailItem, FastCrudConfig, Order, SearchPlan } from '../types.js';
 import { findColumn } from './columns.js';
+import { cursorScope, decodeCursor, invalidCursor, type CursorPlan } from './cursor.js';
 import { allowedColumn } from './field-policy.js';
 import { everyCondition, parseFilters, type FilterSettings } from './filter-parser.js';
 import { KNOWN_PARAMS, singleParam, unknownParams } from './query-params.js';
@@ -19,6 +20,8 @@ export interface SearchRequest {
   readonly skipPagination?: unknown;
   /** Association paths to load with each row: `include=category,tags`. */
   readonly include?: unknown;
+  /** Cursor pagination: empty for the first page, else a `next` or `prev` token of an earlier page. */
+  readonly cursor?: unknown;
 }
 
 /** What planning a search needs besides the model and the request. */
@@ -26,6 +29,8 @@ export interface SearchSettings extends FilterSettings {
   readonly config: Pick<FastCrudConfig, 'search' | 'soft_delete'>;
   /** False for exportCsv: every matching row, no page parameters read. */
   readonly paginate: boolean;
+  /** The secret cursors are signed with (`search.cursor_secret`, or the process's own); none: no cursor verifies. */
+  readonly cursorSecret?: string | undefined;
 }
 
 const POSITIVE = /^[1-9]\d{0,8}$/;
@@ -49,6 +54,7 @@ export function planSearch(
   const filters = parseFilters(model, request.filter, settings);
   const sort = planOrder(model, request.sort, settings);
   const page = settings.paginate ? planPage(request, settings.config.search) : E.right(null);
+  const cursor = settings.paginate ? planCursor(request, settings.cursorSecret) : E.right(undefined);
   // An export reads no include: under strict_params it is an unknown parameter, else ignored.
   const include = settings.paginate ? parseInclude(request.include, settings.policy.relations) : E.right([]);
   const failures = [
@@ -57,8 +63,10 @@ export function planSearch(
     ...(E.isLeft(sort) ? sort.left : []),
     ...(E.isLeft(page) ? page.left : []),
     ...(E.isLeft(include) ? include.left : []),
+    ...(E.isLeft(cursor) ? cursor.left : []),
   ];
-  if (failures.length > 0 || E.isLeft(sort) || E.isLeft(page) || E.isLeft(include)) return E.left(failures);
+  if (failures.length > 0 || E.isLeft(sort) || E.isLeft(page) || E.isLeft(include) || E.isLeft(cursor))
+    return E.left(failures);
   const deletedAt = findColumn(model, settings.config.soft_delete.deleted_at_field)?.attribute;
   return E.right({
     conditions: filters.conditions,
@@ -69,7 +77,39 @@ export function planSearch(
     // A condition on the deleted-at attribute anywhere, inside a $or too, replaces the default of live rows only.
     trashed: everyCondition(filters).some((c) => c.attribute === deletedAt && c.relation === undefined),
     ...(include.right.length > 0 && { include: include.right }),
+    ...(cursor.right !== undefined && { cursor: cursor.right }),
   });
+}
+
+/**
+ * The cursor a request pages by, when it sends `cursor`: empty for the first page, else a token verified against the
+ * request's sort and filter. It pages on its own: with `page`, or `skipPagination=true`, it is an `invalidValue`.
+ */
+function planCursor(
+  request: SearchRequest,
+  secret: string | undefined,
+): E.Either<FailItem<ErrorCode>[], CursorPlan | undefined> {
+  const token = request.cursor;
+  if (token === undefined) return E.right(undefined);
+  if (typeof token !== 'string')
+    return E.left([{ field: 'cursor', error: 'invalidValue', message: 'cursor must be a single token' }]);
+  const skip = request.skipPagination === 'true' || request.skipPagination === '1';
+  if (request.page !== undefined || skip) {
+    return E.left([
+      {
+        field: 'cursor',
+        error: 'invalidValue',
+        message: `cursor pages on its own: leave out ${skip ? 'skipPagination' : 'page'} (perPage may be sent)`,
+      },
+    ]);
+  }
+  const scope = cursorScope(request.sort, request.filter);
+  if (token === '') return E.right({ position: null, scope });
+  if (secret === undefined) return E.left([invalidCursor()]);
+  return E.bimap(
+    (failure: FailItem<ErrorCode>) => [failure],
+    (position: CursorPlan['position']) => ({ position, scope }),
+  )(decodeCursor(token, scope, secret));
 }
 
 function planOrder(

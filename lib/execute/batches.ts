@@ -30,7 +30,7 @@ export const KEY_ALIAS = '__keyset_';
 /**
  * One followed column: how it sorts, what it selects to remember the last value, and how a value becomes a SQL literal.
  */
-interface KeyPart extends KeyColumn {
+export interface KeyPart extends KeyColumn {
   readonly capture: string;
   readonly literal: (value: unknown) => string;
 }
@@ -103,7 +103,7 @@ export async function* batchReader<M extends Model>(
  * The keyset a query's order allows: its parts (up to the primary key, which is appended when missing) and the order to
  * run.
  */
-function keysetPlan(
+export function keysetPlan(
   model: ModelStatic<Model>,
   order: unknown,
   known: ReadonlyMap<unknown, ValueKind>,
@@ -184,7 +184,10 @@ function keyPart(
 }
 
 /** The query's attributes with the keyset captures added: all attributes plus them when it names none. */
-function withCaptures(attributes: FindOptions['attributes'], captures: [unknown, string][]): FindOptions['attributes'] {
+export function withCaptures(
+  attributes: FindOptions['attributes'],
+  captures: [unknown, string][],
+): FindOptions['attributes'] {
   if (attributes === undefined) return { include: captures } as FindOptions['attributes'];
   if (Array.isArray(attributes)) return [...attributes, ...captures] as FindOptions['attributes'];
   return { ...attributes, include: [...(attributes.include ?? []), ...captures] } as FindOptions['attributes'];

@@ -270,10 +270,11 @@ const SHARED_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   },
   OptionItem: { type: 'object', required: ['label', 'value'], properties: { label: {}, value: {} } },
   // With search.count 'exact' or 'estimate': current, perPage, pagesCount, count (and estimated when
-  // the count is PostgreSQL's estimate); with 'none': current, perPage, hasMore.
+  // the count is PostgreSQL's estimate); with 'none': current, perPage, hasMore. A cursor page (cursor=) has perPage,
+  // next and prev, and count (and estimated) unless search.count is none.
   Pagination: {
     type: 'object',
-    required: ['current', 'perPage'],
+    required: ['perPage'],
     properties: {
       current: { type: 'integer' },
       perPage: { type: 'integer' },
@@ -286,6 +287,14 @@ const SHARED_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       hasMore: {
         type: 'boolean',
         description: 'with search.count: none, instead of count and pagesCount: whether a next page has rows',
+      },
+      next: {
+        type: ['string', 'null'],
+        description: 'on a cursor page: the cursor of the next page, null on the last',
+      },
+      prev: {
+        type: ['string', 'null'],
+        description: 'on a cursor page: the cursor of the previous page, null on the first',
       },
     },
   },

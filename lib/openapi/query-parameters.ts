@@ -248,4 +248,10 @@ export const PAGE_PARAMETERS: readonly QueryParameter[] = [
   queryParameter('page', { type: 'integer', minimum: 1, default: 1 }, 'Page number, from 1'),
   queryParameter('perPage', { type: 'integer', minimum: 1 }, 'Rows per page (capped at search.max_per_page)'),
   queryParameter('skipPagination', { type: 'boolean' }, 'true returns every row'),
+  queryParameter(
+    'cursor',
+    { type: 'string' },
+    'Cursor pagination: empty for the first page, then meta.pagination.next or prev, sent with the same sort and ' +
+      'filter (perPage may change); not with page or skipPagination',
+  ),
 ];

@@ -122,7 +122,19 @@ const parameter = fc.oneof(
     .map((items) => `sort=${enc(items.map(([d, c]) => (d ? '-' : '') + c).join(','))}`),
   fc
     .tuple(
-      fc.constantFrom('page', 'perPage', 'skipPagination', 'label', 'value', 'filter', 'sort', 'include', 'q', 'limit'),
+      fc.constantFrom(
+        'page',
+        'perPage',
+        'skipPagination',
+        'label',
+        'value',
+        'filter',
+        'sort',
+        'include',
+        'q',
+        'limit',
+        'cursor',
+      ),
       value,
     )
     .map(([k, v]) => `${k}=${enc(v)}`),
@@ -141,6 +153,8 @@ const parameter = fc.oneof(
     'filter[name][like]=%25_%5C',
     'label=name&q=%25_%5C&limit=3',
     'label=name&limit=1000000000',
+    'cursor=',
+    `cursor=WyJhIiwiMSJd.${'A'.repeat(43)}`,
   ),
 );
 

@@ -11,6 +11,7 @@
  *   npm run bench -- batch 1000       batch.ts: batch PATCH and array POST against single requests
  *   npm run bench -- options-autocomplete 1000000   options-autocomplete.ts: q= on PostgreSQL, with and without
  *                                     the documented indexes, against the bare driver
+ *   npm run bench -- cursor 1000000   cursor.ts: a deep cursor page against the first, OFFSET as the foil
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +34,12 @@ const BENCHMARKS: Record<string, { readonly file: string; readonly about: string
       file: 'etags.ts',
       about: 'ETags on a read and a search page against a lib without them; 304 against 200',
       lead: ['run'],
+    },
+    cursor: {
+      file: 'cursor.ts',
+      about:
+        'a cursor page at row 800,000 of N (1M) against the first, OFFSET pages as the foil, SQLite and PostgreSQL',
+      lead: [],
     },
     count: { file: 'count-strategies.ts', about: 'search.count exact, none and estimate on N rows', lead: [] },
     'write-mix': {

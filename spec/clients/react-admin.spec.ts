@@ -307,6 +307,32 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
       );
     });
 
+    it('getList with the cursor option: pages 1, 2, 3 and back by cursor, pageInfo, the same rows as offset pages', async () => {
+      const paged = throughRaCore(dataProvider(`${demo().url}/api`, options({ cursor: ['products'] })));
+      const params = (page: number) => ({
+        filter: { price_gte: 5 },
+        sort: { field: 'price', order: 'DESC' as const },
+        pagination: { page, perPage: 2 },
+      });
+      const offset = await ra.getList('products', { ...params(1), pagination: { page: 1, perPage: 100 } });
+      const pages = [];
+      for (const page of [1, 2, 3, 2, 1]) pages.push(await paged.getList('products', params(page)));
+      const ids = pages.map((page) => page.data.map((row) => row.id));
+      const all = offset.data.map((row) => row.id);
+      assert.deepEqual(ids, [all.slice(0, 2), all.slice(2, 4), all.slice(4, 6), all.slice(2, 4), all.slice(0, 2)]);
+      assert.deepEqual(
+        pages.map((page) => page.pageInfo),
+        [
+          { hasNextPage: all.length > 2, hasPreviousPage: false },
+          { hasNextPage: all.length > 4, hasPreviousPage: true },
+          { hasNextPage: all.length > 6, hasPreviousPage: true },
+          { hasNextPage: all.length > 4, hasPreviousPage: true },
+          { hasNextPage: all.length > 2, hasPreviousPage: false },
+        ],
+      );
+      assert.equal(pages[0]!.total, offset.total);
+    });
+
     it('gives an export link for a list filter and sort that downloads the CSV', async () => {
       const provider = dataProvider(`${demo().url}/api`, options());
       const url = provider.exportUrl('products', { filter: { q: 'gd' }, sort: { field: 'price', order: 'DESC' } });

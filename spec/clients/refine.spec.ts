@@ -6,7 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CrudFilter, CrudOperators, DataProvider, HttpError as RefineHttpError } from '@refinedev/core';
+import { getNextPageParam, getPreviousPageParam } from '@refinedev/core';
+import type {
+  CrudFilter,
+  CrudOperators,
+  DataProvider,
+  GetListResponse,
+  HttpError as RefineHttpError,
+} from '@refinedev/core';
 import { dataProvider, HttpError, REFINE_OPERATORS, type RefineOperator } from 'koa-fast-crud/refine';
 import { stableId } from '../../docs/examples/demo/seed.js';
 import { serveDemoInSuite } from '../support/demo.js';
@@ -212,6 +219,33 @@ describe('koa-fast-crud/refine against the demo', () => {
       ],
     });
     assert.equal(empty.total, 7, 'cleared filter inputs add nothing');
+  });
+
+  it("getList with meta.cursor follows Refine's cursor contract: getNextPageParam and getPreviousPageParam walk every page", async () => {
+    const list = provider().getList;
+    const base = {
+      resource: 'products',
+      sorters: [{ field: 'price', order: 'desc' as const }],
+      meta: { cursor: true },
+    };
+    const all = await list({ ...base, meta: {}, pagination: { mode: 'off' } });
+    const pages: GetListResponse[] = [];
+    let param: unknown = 1;
+    while (param !== undefined && pages.length < 10) {
+      const pagination = { currentPage: param as number, pageSize: 3, mode: 'server' as const };
+      // As useInfiniteList does: the page parameter as currentPage, and the pagination kept on the result.
+      const page = { ...(await list({ ...base, pagination })), pagination };
+      pages.push(page);
+      param = getNextPageParam(page);
+    }
+    assert.deepEqual(names(pages.flatMap((page) => page.data)), names(all.data));
+    assert.equal(pages[0]!.total, all.total);
+    assert.equal(getPreviousPageParam(pages[0]!), undefined);
+    const back = await list({
+      ...base,
+      pagination: { currentPage: getPreviousPageParam(pages.at(-1)!) as number, pageSize: 3 },
+    });
+    assert.deepEqual(names(back.data), names(pages.at(-2)!.data));
   });
 
   it('getOne, getMany, create, update, deleteOne, updateMany, deleteMany', async () => {

@@ -66,6 +66,7 @@ describe('statusOf', () => {
       'unknownParameter',
       'tooDeep',
       'tooManyRows',
+      'invalidCursor',
       'filterRequired',
     ]);
     assert.equal(statusOf('required', 400), 400);

@@ -78,7 +78,7 @@ describe('keysetSql', () => {
       { expression: 'id', descending: false, nullsFirst: true },
     ];
     assert.equal(keysetSql(columns, [null, '4']), '((p IS NOT NULL) OR (p IS NULL AND id > 4))');
-    assert.equal(keysetSql(columns, ["'x'", '4']), "((p < 'x') OR (p = 'x' AND id > 4))");
+    assert.equal(keysetSql(columns, ["'x'", '4']), "(p <= 'x' AND ((p < 'x') OR (p = 'x' AND id > 4)))");
   });
 
   it('returns a condition matching nothing for no columns', () => {

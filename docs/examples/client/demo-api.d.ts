@@ -360,6 +360,7 @@ export interface components {
              * @example tooDeep
              * @example uriTooLong
              * @example tooManyRows
+             * @example invalidCursor
              * @example filterRequired
              * @example unique
              * @example foreignKey
@@ -401,7 +402,7 @@ export interface components {
             value: unknown;
         };
         Pagination: {
-            current: number;
+            current?: number;
             perPage: number;
             pagesCount?: number;
             count?: number;
@@ -409,6 +410,10 @@ export interface components {
             estimated?: boolean;
             /** @description with search.count: none, instead of count and pagesCount: whether a next page has rows */
             hasMore?: boolean;
+            /** @description on a cursor page: the cursor of the next page, null on the last */
+            next?: string | null;
+            /** @description on a cursor page: the cursor of the previous page, null on the first */
+            prev?: string | null;
         };
         Category: {
             /** Format: uuid */
@@ -731,6 +736,8 @@ export interface operations {
                 perPage?: number;
                 /** @description true returns every row */
                 skipPagination?: boolean;
+                /** @description Cursor pagination: empty for the first page, then meta.pagination.next or prev, sent with the same sort and filter (perPage may change); not with page or skipPagination */
+                cursor?: string;
             };
             header?: {
                 /** @description ETags the client holds (or *): when one is the current ETag, the answer is 304 without a body */
@@ -2576,6 +2583,8 @@ export interface operations {
                 perPage?: number;
                 /** @description true returns every row */
                 skipPagination?: boolean;
+                /** @description Cursor pagination: empty for the first page, then meta.pagination.next or prev, sent with the same sort and filter (perPage may change); not with page or skipPagination */
+                cursor?: string;
                 /**
                  * @description Associations to load with each record
                  * @example [

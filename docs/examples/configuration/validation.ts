@@ -14,7 +14,7 @@ const rejected: [input: unknown, message: string][] = [
   [{ options: { http_status: 999 } }, 'options.http_status must be an HTTP status code, got 999'],
   [{ create: { http_status: '201' } }, 'create.http_status must be an HTTP status code, got "201"'],
   // A key that does not exist, at any depth: typos fail loudly.
-  [{ search: { perPage: 20 } }, 'search.perPage must be one of the known keys (http_status, method, per_page, max_per_page, count, count_threshold, max_unpaginated, strict_params), got 20'],
+  [{ search: { perPage: 20 } }, 'search.perPage must be one of the known keys (http_status, method, per_page, max_per_page, count, count_threshold, max_unpaginated, strict_params, cursor_secret), got 20'],
   [{ create: { find_field: 'sku' } }, 'create.find_field must be one of the known keys (http_status, method), got "sku"'],
   [
     { option: { http_status: 200 } },

@@ -48,6 +48,7 @@ const SHOWN_IN: Readonly<Record<ErrorCode, readonly (keyof typeof SECTIONS)[]>> 
   tooDeep: [],
   uriTooLong: [],
   tooManyRows: [],
+  invalidCursor: [],
   filterRequired: [],
   clientError: [],
   databaseUnavailable: ['outages'],
