@@ -424,6 +424,17 @@ export interface SearchPlan {
   readonly trashed: boolean;
   /** Association paths to load with each row (`include=category,tags`); none when absent. */
   readonly include?: readonly string[] | undefined;
+  /** The sparse fieldset (`fields=id,name`): the keys each record keeps; every visible field when absent. */
+  readonly fields?: FieldTree | undefined;
+}
+
+/**
+ * The keys a client keeps, in the order it named them: `true` keeps the value whole (an attribute, or an included
+ * association named by itself), a nested tree keeps those keys of the included record (of each, for a list).
+ * @example { id: true, name: true, category: { name: true } } // fields=id,name,category.name
+ */
+export interface FieldTree {
+  readonly [key: string]: true | FieldTree;
 }
 
 /** Decides whether the request may use an ability such as `shop.access.view`. */

@@ -7,7 +7,9 @@ import type { AbstractConstructor, BaseController } from '../controller/base-con
 import { isUnreadableJson } from '../core/db-failure.js';
 import { unreadableJsonFilters } from '../core/json-filter-failure.js';
 import { isPrototypeKey, parseBrackets, prototypeKeys } from '../core/qs-limits.js';
+import { sparseShape } from '../core/row-shape.js';
 import { planSearch, type SearchRequest } from '../core/search-plan.js';
+import { ownFields, pickFields } from '../core/sparse-fields.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, markDefaultHooks, type ActionScope } from '../resource/scope.js';
 import { inOneState } from '../execute/consistent.js';
@@ -161,7 +163,10 @@ async function answerSearch(
 ): Promise<Reply> {
   const { model, config } = scope;
   const state = stateOf(model.sequelize!);
-  const shape = forced === 'instance' ? undefined : rawShape(scope, query);
+  const raw = forced === 'instance' ? undefined : rawShape(scope, query);
+  // A sparse fieldset (`fields=`) selects only its columns on the fast path.
+  const fields = plan.fields;
+  const shape = raw && sparseShape(raw, fields && ownFields(model, fields));
   const counting = config.search.count;
   const page = plan.page;
   // Without a count, one row past the page tells whether there is a next one; without a page, one row past the cap that
@@ -213,7 +218,9 @@ async function answerSearch(
   }
   if (page === null && records.length > cap) return scope.answers.answerFail([tooManyRows(cap)]);
   const hasMore = page !== null && records.length > page.perPage;
-  const rows = hasMore ? records.slice(0, page.perPage) : records;
+  const sliced = hasMore ? records.slice(0, page.perPage) : records;
+  // Raw rows of a sparse fieldset hold its columns alone already; serialized instances keep its keys here.
+  const rows = fields === undefined || select !== undefined ? sliced : sliced.map((row) => pickFields(row, fields));
   const data = await rowsStage(scope, 'search', (await scope.hook('afterSearch', rows)) ?? rows);
   const current = page?.page ?? 1;
   if (count === undefined) {

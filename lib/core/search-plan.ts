@@ -9,6 +9,7 @@ import { KNOWN_PARAMS, singleParam, unknownParams } from './query-params.js';
 import { parseInclude } from './relation-policy.js';
 import { isRelationPath, relationSort } from './relation-paths.js';
 import { parseSortItems } from './sort-parser.js';
+import { parseFields } from './sparse-fields.js';
 
 /** The query parameters of a search, as qs parses them. */
 export interface SearchRequest {
@@ -19,6 +20,8 @@ export interface SearchRequest {
   readonly skipPagination?: unknown;
   /** Association paths to load with each row: `include=category,tags`. */
   readonly include?: unknown;
+  /** The sparse fieldset: `fields=id,name,category.name`. */
+  readonly fields?: unknown;
 }
 
 /** What planning a search needs besides the model and the request. */
@@ -33,7 +36,8 @@ const POSITIVE = /^[1-9]\d{0,8}$/;
 /**
  * Plans a search: with `search.strict_params`, no parameter but those the action reads
  * (`KNOWN_PARAMS`); filters and term, sort (checked against the sortable columns, with a
- * primary-key tiebreak so pages are stable), and the page asked for. Every failure is collected.
+ * primary-key tiebreak so pages are stable), the page asked for, and the sparse fieldset (`parseFields`, against the
+ * includes). Every failure is collected.
  * @example planSearch(Product, { sort: '-price', page: '2' }, settings)
  *   // right({ conditions: [], term: null, order: [['price', 'DESC'], ['id', 'ASC']], page: { page: 2, perPage: 40 },
  *   // trashed: false })
@@ -51,14 +55,17 @@ export function planSearch(
   const page = settings.paginate ? planPage(request, settings.config.search) : E.right(null);
   // An export reads no include: under strict_params it is an unknown parameter, else ignored.
   const include = settings.paginate ? parseInclude(request.include, settings.policy.relations) : E.right([]);
+  const fields = parseFields(model, request.fields, settings.policy, E.isRight(include) ? include.right : []);
   const failures = [
     ...unknown,
     ...filters.failures,
     ...(E.isLeft(sort) ? sort.left : []),
     ...(E.isLeft(page) ? page.left : []),
     ...(E.isLeft(include) ? include.left : []),
+    ...(E.isLeft(fields) ? fields.left : []),
   ];
-  if (failures.length > 0 || E.isLeft(sort) || E.isLeft(page) || E.isLeft(include)) return E.left(failures);
+  if (failures.length > 0 || E.isLeft(sort) || E.isLeft(page) || E.isLeft(include) || E.isLeft(fields))
+    return E.left(failures);
   const deletedAt = findColumn(model, settings.config.soft_delete.deleted_at_field)?.attribute;
   return E.right({
     conditions: filters.conditions,
@@ -67,6 +74,7 @@ export function planSearch(
     page: page.right,
     trashed: filters.conditions.some((c) => c.attribute === deletedAt && c.relation === undefined),
     ...(include.right.length > 0 && { include: include.right }),
+    ...(fields.right !== undefined && { fields: fields.right }),
   });
 }
 
