@@ -418,8 +418,11 @@ export interface SearchPlan {
   readonly term: TermSearch | null;
   /** Attribute names with directions, a primary-key tiebreak last. */
   readonly order: readonly Order[];
-  /** Null when every row is asked for (`skipPagination=true`). */
-  readonly page: { readonly page: number; readonly perPage: number } | null;
+  /**
+   * Null when every row is asked for (`skipPagination=true`). `lowered`: the client's `perPage` was above
+   * `search.max_per_page`, and `perPage` is the cap.
+   */
+  readonly page: { readonly page: number; readonly perPage: number; readonly lowered?: true } | null;
   /** True when a condition is on the deleted-at attribute, which replaces the default of hiding soft-deleted rows. */
   readonly trashed: boolean;
   /** Association paths to load with each row (`include=category,tags`); none when absent. */

@@ -139,8 +139,15 @@ function planPage(
     return fallback;
   };
   const page = read('page', 1);
-  const perPage = Math.min(read('perPage', config.per_page), config.max_per_page);
-  return failures.length > 0 ? E.left(failures) : E.right({ page, perPage });
+  const asked = read('perPage', config.per_page);
+  const perPage = Math.min(asked, config.max_per_page);
+  if (failures.length > 0) return E.left(failures);
+  // A client's perPage above the cap is lowered, and the reply says so (the `Fast-Crud-Per-Page-Lowered` header).
+  return E.right({
+    page,
+    perPage,
+    ...(request.perPage !== undefined && asked > perPage && { lowered: true as const }),
+  });
 }
 
 function primaryKeys(model: AttributeSource): string[] {

@@ -1,4 +1,7 @@
-/** Sparse fieldsets (`fields=`) on search, read and exportCsv, on every database and in both forms (issue 24 item 1). */
+/**
+ * Sparse fieldsets (`fields=`) on search, read and exportCsv, and the reply of a lowered `perPage`, on every database and
+ * in both forms (issue 24 items 1 and 5).
+ */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
@@ -45,6 +48,15 @@ for (const db of databases)
           { policy: { fillable: 'all', hidden: ['price'] } },
           { only: ['search'] },
         );
+        const open = { policy: { fillable: 'all' as const } };
+        form.register(router, 'capped', catalog.Product, open, {
+          only: ['search'],
+          config: { search: { max_per_page: 2 } },
+        });
+        form.register(router, 'uncounted', catalog.Product, open, {
+          only: ['search'],
+          config: { search: { max_per_page: 2, count: 'none' } },
+        });
         stop = observeExecution(db.sequelize!, {
           searched: (ctx, { path }) => (ctx as Koa.Context).set('x-search-path-taken', path),
         });
@@ -183,6 +195,20 @@ for (const db of databases)
         assert.equal(related.body.data[0].field, 'fields');
         const unknown = await server.get('/products/export-csv?fields=name,secret');
         assert.equal(unknown.status, 400, unknown.text);
+      });
+
+      it('says in Fast-Crud-Per-Page-Lowered and meta.pagination.perPage that a perPage above the cap was lowered', async () => {
+        const res = await server.get('/capped?perPage=5&sort=name&fields=name');
+        assert.equal(res.status, 200, res.text);
+        assert.deepEqual(res.body.data, [{ name: 'Ball' }, { name: 'Laptop' }]);
+        assert.equal(res.headers.get('fast-crud-per-page-lowered'), '2');
+        assert.deepEqual(res.body.meta.pagination, { current: 1, perPage: 2, pagesCount: 3, count: 6 });
+        const none = await server.get('/uncounted?perPage=1000&page=3&sort=name');
+        assert.equal(none.headers.get('fast-crud-per-page-lowered'), '2');
+        assert.deepEqual(none.body.meta.pagination, { current: 3, perPage: 2, hasMore: false });
+        // Within the cap, or no perPage at all (the server's own per_page is lowered without a word): no header.
+        for (const path of ['/capped?perPage=2', '/capped', '/products?perPage=500', '/capped?skipPagination=true'])
+          assert.equal((await server.get(path)).headers.get('fast-crud-per-page-lowered'), null, path);
       });
     });
   }
