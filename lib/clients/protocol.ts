@@ -458,3 +458,51 @@ function parseJson(text: string): unknown {
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * `meta.pagination.perPage` of a search: the page size the server used (it lowers a `perPage` above
+ * `search.max_per_page`, and says so in `Fast-Crud-Per-Page-Lowered`).
+ * @example perPageOf({ pagination: { current: 1, perPage: 500, pagesCount: 2, count: 518 } }) // 500
+ */
+export function perPageOf(meta: Readonly<Record<string, unknown>>): number | undefined {
+  const pagination = meta['pagination'];
+  return isObject(pagination) && typeof pagination['perPage'] === 'number' ? pagination['perPage'] : undefined;
+}
+
+/** One search reply, as `request` gives it. */
+export interface SearchReply {
+  readonly data: unknown;
+  readonly meta: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The rows of the page a client asked for when the server lowered its `perPage` (`perPageOf` the first reply is
+ * smaller): read in the server's page size, page after page, as many as cover the asked rows, stopping at a short page;
+ * undefined when the first reply is the whole page. `meta` is the last reply's, `more` whether rows follow the page.
+ * @example const whole = await askedPage({ page: 1, perPage: 1000 }, first, (page, perPage) => get(page, perPage));
+ *   // { rows: [… 518 rows], meta: { pagination: { … } }, more: false }
+ */
+export async function askedPage(
+  asked: { readonly page: number; readonly perPage: number },
+  first: SearchReply,
+  read: (page: number, perPage: number) => Promise<SearchReply>,
+): Promise<{ rows: unknown[]; meta: Readonly<Record<string, unknown>>; more: boolean } | undefined> {
+  const used = perPageOf(first.meta);
+  if (used === undefined || used < 1 || used >= asked.perPage) return undefined;
+  const start = (asked.page - 1) * asked.perPage;
+  const from = Math.floor(start / used) + 1;
+  const to = Math.floor((start + asked.perPage - 1) / used) + 1;
+  const rows: unknown[] = [];
+  let meta = first.meta;
+  for (let page = from; page <= to; page += 1) {
+    // The first reply is the server's page `asked.page` in its own size already.
+    const reply = page === asked.page ? first : await read(page, used);
+    const items = Array.isArray(reply.data) ? (reply.data as unknown[]) : [];
+    rows.push(...items);
+    meta = reply.meta;
+    if (items.length < used) break;
+  }
+  const offset = start - (from - 1) * used;
+  const more = rows.length > offset + asked.perPage || hasMoreOf(meta) === true;
+  return { rows: rows.slice(offset, offset + asked.perPage), meta, more };
+}

@@ -5,6 +5,7 @@
  */
 import { OPERATORS } from '../core/operators.js';
 import {
+  askedPage,
   BATCH_SIZE,
   batchesFor,
   chunks,
@@ -226,17 +227,20 @@ export function dataProvider(apiUrl: string, options: ReactAdminOptions = {}): K
   const record = (data: unknown) => data as AnyRecord;
   const list = async (resource: string, params: RaListParams): Promise<RaListResult<AnyRecord>> => {
     const query = listQuery(params);
-    const { data, meta } = await send(
-      'GET',
-      resourceUrl(apiUrl, resource, '', searchParams(query, termKey)),
-      undefined,
-      params.signal,
-    );
-    const total = totalOf(meta);
-    const rows = data as AnyRecord[];
+    const get = (search: SearchQuery) =>
+      send('GET', resourceUrl(apiUrl, resource, '', searchParams(search, termKey)), undefined, params.signal);
+    const first = await get(query);
+    // A perPage above the server's cap (the Export button asks 1000) comes back lowered: read the rest of the page.
+    const whole =
+      query.page === undefined || query.page === 'all'
+        ? undefined
+        : await askedPage(query.page, first, (page, perPage) => get({ ...query, page: { page, perPage } }));
+    const rows = (whole?.rows ?? first.data) as AnyRecord[];
+    const total = totalOf(first.meta);
     if (total !== undefined) return { data: rows, total };
     const page = params.pagination?.page ?? 1;
-    return { data: rows, pageInfo: { hasNextPage: hasMoreOf(meta) ?? false, hasPreviousPage: page > 1 } };
+    const hasNextPage = whole === undefined ? (hasMoreOf(first.meta) ?? false) : whole.more;
+    return { data: rows, pageInfo: { hasNextPage, hasPreviousPage: page > 1 } };
   };
   const each = async (ids: readonly (string | number)[], one: (id: string | number) => Promise<unknown>) => {
     await Promise.all(ids.map(one));
