@@ -167,7 +167,7 @@ describe('openApiDocument', () => {
     assert.ok(names('/renamed').includes('filter[q]'));
     assert.deepEqual(
       names('/plain').filter((name) => !/^filter\[\w+\]\[\w+\]$/.test(name)),
-      ['sort', 'page', 'perPage', 'skipPagination', 'If-None-Match'],
+      ['sort', 'page', 'perPage', 'skipPagination', 'fields', 'If-None-Match'],
     );
   });
 

@@ -705,6 +705,8 @@ export interface operations {
                 perPage?: number;
                 /** @description true returns every row */
                 skipPagination?: boolean;
+                /** @description The fields each record keeps, in this order (every visible field when absent); a field of an association needs it in include */
+                fields?: ("id" | "name" | "deletedAt" | "createdAt" | "updatedAt")[];
             };
             header?: {
                 /** @description ETags the client holds (or *): when one is the current ETag, the answer is 304 without a body */
@@ -720,6 +722,8 @@ export interface operations {
                 headers: {
                     /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
                     ETag?: string;
+                    /** @description Present when perPage was above search.max_per_page: the page size used (as meta.pagination.perPage) */
+                    "Fast-Crud-Per-Page-Lowered"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1165,6 +1169,8 @@ export interface operations {
                  *     ]
                  */
                 sort?: ("id" | "-id" | "name" | "-name" | "deletedAt" | "-deletedAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt")[];
+                /** @description The columns of the CSV, in this order (every column when absent) */
+                fields?: ("id" | "name" | "deletedAt" | "createdAt" | "updatedAt")[];
             };
             header?: never;
             path?: never;
@@ -1223,7 +1229,10 @@ export interface operations {
     };
     "categories.read": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The fields each record keeps, in this order (every visible field when absent); a field of an association needs it in include */
+                fields?: ("id" | "name" | "deletedAt" | "createdAt" | "updatedAt")[];
+            };
             header?: {
                 /** @description ETags the client holds (or *): when one is the current ETag, the answer is 304 without a body */
                 "If-None-Match"?: string;
@@ -2287,6 +2296,8 @@ export interface operations {
                  *     ]
                  */
                 include?: "category"[];
+                /** @description The fields each record keeps, in this order (every visible field when absent); a field of an association needs it in include */
+                fields?: ("id" | "sku" | "name" | "price" | "categoryId" | "deletedAt" | "createdAt" | "updatedAt" | "category" | "category.id" | "category.name" | "category.createdAt" | "category.updatedAt")[];
             };
             header?: {
                 /** @description ETags the client holds (or *): when one is the current ETag, the answer is 304 without a body */
@@ -2302,6 +2313,8 @@ export interface operations {
                 headers: {
                     /** @description The record's entity tag (strong: its version, or a hash of the record as sent), for If-Match and If-None-Match; a weak one of the whole page on a search */
                     ETag?: string;
+                    /** @description Present when perPage was above search.max_per_page: the page size used (as meta.pagination.perPage) */
+                    "Fast-Crud-Per-Page-Lowered"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3443,6 +3456,8 @@ export interface operations {
                  *     ]
                  */
                 sort?: ("id" | "-id" | "sku" | "-sku" | "name" | "-name" | "price" | "-price" | "categoryId" | "-categoryId" | "deletedAt" | "-deletedAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "category.name" | "-category.name")[];
+                /** @description The columns of the CSV, in this order (every column when absent) */
+                fields?: ("id" | "sku" | "name" | "price" | "categoryId" | "deletedAt" | "createdAt" | "updatedAt")[];
             };
             header?: never;
             path?: never;
@@ -4155,6 +4170,8 @@ export interface operations {
                  *     ]
                  */
                 include?: "category"[];
+                /** @description The fields each record keeps, in this order (every visible field when absent); a field of an association needs it in include */
+                fields?: ("id" | "sku" | "name" | "price" | "categoryId" | "deletedAt" | "createdAt" | "updatedAt" | "category" | "category.id" | "category.name" | "category.createdAt" | "category.updatedAt")[];
             };
             header?: {
                 /** @description ETags the client holds (or *): when one is the current ETag, the answer is 304 without a body */
