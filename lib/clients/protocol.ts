@@ -40,6 +40,8 @@ export interface SearchQuery {
   readonly page?: { readonly page: number; readonly perPage: number } | 'all' | undefined;
   /** Associations to load with each record (`include=category`). */
   readonly include?: readonly string[] | undefined;
+  /** The sparse fieldset: the fields each record keeps (`fields=id,name,category.name`). */
+  readonly fields?: readonly string[] | undefined;
 }
 
 /**
@@ -227,6 +229,7 @@ export function searchParams(query: SearchQuery, termKey = 'term'): string {
   else if (query.page !== undefined)
     pairs.push(['page', String(query.page.page)], ['perPage', String(query.page.perPage)]);
   if (query.include !== undefined && query.include.length > 0) pairs.push(['include', query.include.join(',')]);
+  if (query.fields !== undefined && query.fields.length > 0) pairs.push(['fields', query.fields.join(',')]);
   return pairs.map(([key, value]) => `${key}=${encodeURIComponent(value)}`).join('&');
 }
 
