@@ -34,7 +34,8 @@ export const EXPORT_STALL_MS = 60_000;
 
 /**
  * Serves `GET <uri>/export-csv`: the search's filters, term and sort, every matching row, as an
- * RFC 4180 CSV download, never cached; `fields=` names the columns (visible attributes, in its order). Rows are read `export_csv.batch_size` at a time in one
+ * RFC 4180 CSV download, never cached; `fields=` names the columns (visible attributes, in its order).
+ * Rows are read `export_csv.batch_size` at a time in one
  * read-only snapshot (see `openSnapshot`), batch after batch by keyset over the whole sort tuple
  * (by offset when a hook's order cannot be followed), and written as the client takes them, so
  * memory does not grow with the table. Cells are what search shows: raw rows converted per

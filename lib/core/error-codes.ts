@@ -12,9 +12,9 @@ export const ERROR_TABLE = Object.freeze({
   columnNotFound: {
     status: 'validation',
     meaning:
-      'a filter, sort, options or `fields` column that does not exist or that the field policy does not allow. Also a term ' +
-      'search on a resource without `termFields`, and softDelete or restore on a model without the deleted-at ' +
-      'column',
+      'a filter, sort, options or `fields` column that does not exist or that the field policy does not allow. ' +
+      'Also a term search on a resource without `termFields`, and softDelete or restore on a model without the ' +
+      'deleted-at column',
   },
   invalidOperator: {
     status: 'validation',

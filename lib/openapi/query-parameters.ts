@@ -217,9 +217,9 @@ export const PAGE_PARAMETERS: readonly QueryParameter[] = [
 ];
 
 /**
- * `fields`: the sparse fieldset, a list of the visible fields each record keeps; with `related`, also the visible fields
- * of each association the resource may include (`category.name`, which needs `include=category`) and the association
- * itself, kept whole. exportCsv's has the model's own fields alone (it reads no include).
+ * `fields`: the sparse fieldset, a list of the visible fields each record keeps; with `related`, also the visible
+ * fields of each association the resource may include (`category.name`, which needs `include=category`) and the
+ * association itself, kept whole. exportCsv's has the model's own fields alone (it reads no include).
  * @example fieldsParameter({ model: Product, policy }, true).schema
  *   // { type: 'array', items: { type: 'string', enum: ['id', 'name', …, 'category', 'category.id', …] } }
  */
