@@ -443,14 +443,19 @@ export interface SearchPlan {
   readonly term: TermSearch | null;
   /** Attribute names with directions, a primary-key tiebreak last. */
   readonly order: readonly Order[];
-  /** Null when every row is asked for (`skipPagination=true`). */
-  readonly page: { readonly page: number; readonly perPage: number } | null;
+  /**
+   * Null when every row is asked for (`skipPagination=true`). `lowered`: the client's `perPage` was above
+   * `search.max_per_page`, and `perPage` is the cap.
+   */
+  readonly page: { readonly page: number; readonly perPage: number; readonly lowered?: true } | null;
   /** True when a condition is on the deleted-at attribute, which replaces the default of hiding soft-deleted rows. */
   readonly trashed: boolean;
   /** Association paths to load with each row (`include=category,tags`); none when absent. */
   readonly include?: readonly string[] | undefined;
   /** For cursor pagination (`cursor=`): the row the page starts after or before, and what its cursor is bound to. */
   readonly cursor?: CursorPlan | undefined;
+  /** The sparse fieldset (`fields=id,name`): the keys each record keeps; every visible field when absent. */
+  readonly fields?: FieldTree | undefined;
 }
 
 /** One sort value of the row a cursor names, as the database gave it back (see `batchReader`'s captures). */
@@ -469,6 +474,15 @@ export interface Cursor {
 export interface CursorPlan {
   readonly position: Cursor | null;
   readonly scope: string;
+}
+
+/**
+ * The keys a client keeps, in the order it named them: `true` keeps the value whole (an attribute, or an included
+ * association named by itself), a nested tree keeps those keys of the included record (of each, for a list).
+ * @example { id: true, name: true, category: { name: true } } // fields=id,name,category.name
+ */
+export interface FieldTree {
+  readonly [key: string]: true | FieldTree;
 }
 
 /** Decides whether the request may use an ability such as `shop.access.view`. */

@@ -13,6 +13,7 @@ import type { AbstractConstructor, BaseController } from '../controller/base-con
 import type { ValueKind } from '../core/attribute-kinds.js';
 import { csvColumns, csvRow, type CsvColumn } from '../core/csv-cells.js';
 import { csvField, csvLine } from '../core/csv-line.js';
+import { ownFields } from '../core/sparse-fields.js';
 import { batchReader, KEY_ALIAS } from '../execute/batches.js';
 import { underFreshDeadline } from '../execute/deadline.js';
 import { endSnapshot, openSnapshot } from '../execute/snapshot.js';
@@ -33,7 +34,8 @@ export const EXPORT_STALL_MS = 60_000;
 
 /**
  * Serves `GET <uri>/export-csv`: the search's filters, term and sort, every matching row, as an
- * RFC 4180 CSV download, never cached. Rows are read `export_csv.batch_size` at a time in one
+ * RFC 4180 CSV download, never cached; `fields=` names the columns (visible attributes, in its order).
+ * Rows are read `export_csv.batch_size` at a time in one
  * read-only snapshot (see `openSnapshot`), batch after batch by keyset over the whole sort tuple
  * (by offset when a hook's order cannot be followed), and written as the client takes them, so
  * memory does not grow with the table. Cells are what search shows: raw rows converted per
@@ -50,12 +52,18 @@ export async function exportCsvAction(scope: ActionScope): Promise<Reply | undef
   const planned = await planSearchRequest(scope, false);
   if (E.isLeft(planned)) return planned.left;
   const { model, config, resource, ctx } = scope;
-  const headers = csvColumnsOf(resource.csvColumns, model, resource.policy.visible);
+  const plan = planned.right;
+  const kept = plan.fields && ownFields(model, plan.fields);
+  const headers = csvColumnsOf(resource.csvColumns, model, resource.policy.visible, kept);
   const columns = csvColumns(model, headers);
   const include = includesFor(model, Object.keys(headers), config.soft_delete.deleted_at_field);
-  const plan = planned.right;
   const settings = relationSettings(scope, await rowScopesOf(scope, 'exportCsv'));
-  const compiled = { ...compileSearch(model, plan, resource.deletedAt, settings), include };
+  const compiled = {
+    ...compileSearch(model, plan, resource.deletedAt, settings),
+    include,
+    // A sparse fieldset selects its columns alone.
+    ...(kept !== undefined && { attributes: kept }),
+  };
   const query = await queryStage(scope, 'exportCsv', 'modifyExportCsvQuery', compiled);
   const fast = fastColumns(scope, query, columns);
   // A hook's `useMaster: true`, or `export_csv.use_master`, puts the snapshot (and so every batch) on the primary.
@@ -133,13 +141,19 @@ export function ExportCsv<TBase extends AbstractConstructor<BaseController>>(Bas
 
 /**
  * The export's columns: `csvColumns` less any of the model's own attributes that are hidden (hidden
- * wins, even over the controller's list), or every visible attribute when it is not set.
+ * wins, even over the controller's list), or every visible attribute when it is not set. With a sparse fieldset
+ * (`kept`, visible attributes), its attributes alone, in its order, each under its `csvColumns` header if it has one.
  */
 function csvColumnsOf(
   declared: Readonly<Record<string, string>> | undefined,
   model: ModelStatic<Model>,
   visible: ReadonlySet<string>,
+  kept: readonly string[] | undefined,
 ): Record<string, string> {
+  if (kept !== undefined)
+    return Object.fromEntries(
+      kept.map((name) => [name, declared !== undefined && Object.hasOwn(declared, name) ? declared[name]! : name]),
+    );
   if (declared === undefined) return Object.fromEntries([...visible].map((name) => [name, name]));
   const attributes = model.getAttributes();
   return Object.fromEntries(

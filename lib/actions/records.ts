@@ -7,9 +7,10 @@ import { findFieldOf, type RecordAction } from '../core/find-field.js';
 import { lookupFor, type Scope } from '../core/record-plan.js';
 import type { RelationModel } from '../core/relation-paths.js';
 import { visibleRecord } from '../core/relation-policy.js';
+import { pickFields } from '../core/sparse-fields.js';
 import type { ActionScope } from '../resource/scope.js';
 import { writeTransactionId, type Placement } from '../execute/consistent.js';
-import type { CrudMethod } from '../types.js';
+import type { CrudMethod, FieldTree } from '../types.js';
 import { withRecordTag } from './record-tag.js';
 import { committedStage, queryStage, rowsStage, type QueryHook } from './stages.js';
 import { serializeWrites, writeTransactionOptions } from './sqlite-writes.js';
@@ -77,8 +78,8 @@ export function serializerFor(scope: ActionScope, method: string): (record: Mode
 }
 
 /**
- * One record's reply: serialized, through the plugins' `rows` stage, with the action's status and the record's
- * `ETag` (`rowTag`).
+ * One record's reply: serialized (limited to a read's sparse fieldset, `fields`), through the plugins' `rows` stage,
+ * with the action's status and the `ETag` of the record as the reply shows it (`rowTag`).
  * A write's record (create, update, softDelete, restore) is read back first (`readBack`), so the
  * reply holds what a read of it returns.
  * @example return recordReply(scope, 'read', record, scope.config.read);
@@ -88,9 +89,11 @@ export async function recordReply(
   action: RecordAction | 'create',
   record: Model,
   settings: { method: string; http_status: number },
+  fields?: FieldTree,
 ) {
   const shown = action === 'read' ? record : await readBack(scope, record);
-  const [row] = await rowsStage(scope, action, [serialize(scope, shown, settings.method)]);
+  const serialized = serialize(scope, shown, settings.method);
+  const [row] = await rowsStage(scope, action, [fields === undefined ? serialized : pickFields(serialized, fields)]);
   return withRecordTag(scope, scope.answers.answerSuccess(row, settings.http_status), row);
 }
 

@@ -12,6 +12,7 @@ import { KEY_ALIAS, keysetPlan, withCaptures } from '../execute/batches.js';
 import type { ActionScope } from '../resource/scope.js';
 import type { Reply, SearchPlan } from '../types.js';
 import { serializerFor } from './records.js';
+import { pickFields } from '../core/sparse-fields.js';
 import { rowsStage } from './stages.js';
 
 /** The secret of this process, for cursors when `search.cursor_secret` is null: other processes do not know it. */
@@ -83,7 +84,9 @@ export async function answerCursorSearch(
   }
   const token = (record: Model | null, direction: 'after' | 'before') =>
     record === null ? null : encodeCursor({ direction, values: values.get(record)! }, bound, cursorSecret(config));
-  const rows = page.rows.map(serializerFor(scope, config.search.method));
+  const serialized = page.rows.map(serializerFor(scope, config.search.method));
+  const fields = plan.fields;
+  const rows = fields === undefined ? serialized : serialized.map((row) => pickFields(row, fields));
   const data = await rowsStage(scope, 'search', (await scope.hook('afterSearch', rows)) ?? rows);
   const pagination = {
     perPage,

@@ -8,7 +8,9 @@ import { isUnreadableJson } from '../core/db-failure.js';
 import { unreadableJsonFilters } from '../core/json-filter-failure.js';
 import { QUERY_QS_OPTIONS, isPrototypeKey, parseBrackets, prototypeKeys } from '../core/qs-limits.js';
 import { FILTER_GROUPS, everyCondition } from '../core/filter-parser.js';
+import { sparseShape } from '../core/row-shape.js';
 import { planSearch, type SearchRequest } from '../core/search-plan.js';
+import { ownFields, pickFields } from '../core/sparse-fields.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, markDefaultHooks, type ActionScope } from '../resource/scope.js';
 import { inOneState } from '../execute/consistent.js';
@@ -117,8 +119,11 @@ export function planRequest(controller: BaseController, paginate: boolean): Prom
  * `modifySearchQuery` and `afterSearch`. Rows are read raw, of the visible attributes only, when
  * the model and the query allow it (see `planRowShape`), else as model instances; the count is
  * `search.count`'s: exact, none (`hasMore`), or PostgreSQL's estimate. `skipPagination=true` reads at most
- * `search.max_unpaginated` + 1 rows; one past the cap is a `tooManyRows` fail. The page carries a weak `ETag` of its
- * body; an `If-None-Match` naming it is a 304 without a body.
+ * `search.max_unpaginated` + 1 rows; one past the cap is a `tooManyRows` fail. A `perPage` above `search.max_per_page`
+ * is lowered to it, and the reply says so in `Fast-Crud-Per-Page-Lowered` (the page size used, as
+ * `meta.pagination.perPage`). `fields=` keeps the named fields of each record (`parseFields`), and the fast path
+ * selects those columns alone. The page carries a weak `ETag` of its body; an `If-None-Match` naming it is a 304
+ * without a body.
  * @example const reply = await searchAction(resourceScope(bound, ctx));
  */
 export async function searchAction(scope: ActionScope): Promise<Reply> {
@@ -182,7 +187,10 @@ async function answerSearch(
     }
   }
   const state = stateOf(model.sequelize!);
-  const shape = forced === 'instance' ? undefined : rawShape(scope, query);
+  const raw = forced === 'instance' ? undefined : rawShape(scope, query);
+  // A sparse fieldset (`fields=`) selects only its columns on the fast path.
+  const fields = plan.fields;
+  const shape = raw && sparseShape(raw, fields && ownFields(model, fields));
   const page = plan.page;
   // Without a count, one row past the page tells whether there is a next one; without a page, one row past the cap that
   // there are too many.
@@ -233,17 +241,28 @@ async function answerSearch(
   }
   if (page === null && records.length > cap) return scope.answers.answerFail([tooManyRows(cap)]);
   const hasMore = page !== null && records.length > page.perPage;
-  const rows = hasMore ? records.slice(0, page.perPage) : records;
+  const sliced = hasMore ? records.slice(0, page.perPage) : records;
+  // Raw rows of a sparse fieldset hold its columns alone already; serialized instances keep its keys here.
+  const rows = fields === undefined || select !== undefined ? sliced : sliced.map((row) => pickFields(row, fields));
   const data = await rowsStage(scope, 'search', (await scope.hook('afterSearch', rows)) ?? rows);
   const current = page?.page ?? 1;
   if (count === undefined) {
     const pagination = { current, perPage: page?.perPage ?? Math.max(rows.length, 1), hasMore };
-    return scope.answers.answerSuccess(data, config.search.http_status, { pagination });
+    return lowered(page, scope.answers.answerSuccess(data, config.search.http_status, { pagination }));
   }
   const perPage = page?.perPage ?? Math.max(count.value, 1);
   const pagesCount = Math.max(1, Math.ceil(count.value / perPage));
   const pagination = { current, perPage, pagesCount, count: count.value, ...(count.estimated && { estimated: true }) };
-  return scope.answers.answerSuccess(data, config.search.http_status, { pagination });
+  return lowered(page, scope.answers.answerSuccess(data, config.search.http_status, { pagination }));
+}
+
+/** The header a page whose `perPage` was lowered to `search.max_per_page` carries: the page size used. */
+export const PER_PAGE_LOWERED = 'Fast-Crud-Per-Page-Lowered';
+
+/** A page's reply, with `PER_PAGE_LOWERED` when the client's `perPage` was above the cap. */
+function lowered(page: SearchPlan['page'], reply: Reply): Reply {
+  if (page?.lowered !== true) return reply;
+  return { ...reply, headers: { ...reply.headers, [PER_PAGE_LOWERED]: String(page.perPage) } };
 }
 
 /**

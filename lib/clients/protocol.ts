@@ -60,6 +60,8 @@ export interface SearchQuery {
     | undefined;
   /** Associations to load with each record (`include=category`). */
   readonly include?: readonly string[] | undefined;
+  /** The sparse fieldset: the fields each record keeps (`fields=id,name,category.name`). */
+  readonly fields?: readonly string[] | undefined;
 }
 
 /**
@@ -361,6 +363,7 @@ export function searchParams(query: SearchQuery, termKey = 'term'): string {
   else if (query.page !== undefined)
     pairs.push(['page', String(query.page.page)], ['perPage', String(query.page.perPage)]);
   if (query.include !== undefined && query.include.length > 0) pairs.push(['include', query.include.join(',')]);
+  if (query.fields !== undefined && query.fields.length > 0) pairs.push(['fields', query.fields.join(',')]);
   return pairs.map(([key, value]) => `${key}=${encodeURIComponent(value)}`).join('&');
 }
 
@@ -703,4 +706,52 @@ export function optionRecords(
     .slice(start, start + query.perPage)
     .map(({ label, value }) => ({ id: value, [query.value]: value, [query.label]: label }));
   return { records, hasMore: items.length >= Math.max(1, query.page) * query.perPage };
+}
+
+/**
+ * `meta.pagination.perPage` of a search: the page size the server used (it lowers a `perPage` above
+ * `search.max_per_page`, and says so in `Fast-Crud-Per-Page-Lowered`).
+ * @example perPageOf({ pagination: { current: 1, perPage: 500, pagesCount: 2, count: 518 } }) // 500
+ */
+export function perPageOf(meta: Readonly<Record<string, unknown>>): number | undefined {
+  const pagination = meta['pagination'];
+  return isObject(pagination) && typeof pagination['perPage'] === 'number' ? pagination['perPage'] : undefined;
+}
+
+/** One search reply, as `request` gives it. */
+export interface SearchReply {
+  readonly data: unknown;
+  readonly meta: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The rows of the page a client asked for when the server lowered its `perPage` (`perPageOf` the first reply is
+ * smaller): read in the server's page size, page after page, as many as cover the asked rows, stopping at a short page;
+ * undefined when the first reply is the whole page. `meta` is the last reply's, `more` whether rows follow the page.
+ * @example const whole = await askedPage({ page: 1, perPage: 1000 }, first, (page, perPage) => get(page, perPage));
+ *   // { rows: [… 518 rows], meta: { pagination: { … } }, more: false }
+ */
+export async function askedPage(
+  asked: { readonly page: number; readonly perPage: number },
+  first: SearchReply,
+  read: (page: number, perPage: number) => Promise<SearchReply>,
+): Promise<{ rows: unknown[]; meta: Readonly<Record<string, unknown>>; more: boolean } | undefined> {
+  const used = perPageOf(first.meta);
+  if (used === undefined || used < 1 || used >= asked.perPage) return undefined;
+  const start = (asked.page - 1) * asked.perPage;
+  const from = Math.floor(start / used) + 1;
+  const to = Math.floor((start + asked.perPage - 1) / used) + 1;
+  const rows: unknown[] = [];
+  let meta = first.meta;
+  for (let page = from; page <= to; page += 1) {
+    // The first reply is the server's page `asked.page` in its own size already.
+    const reply = page === asked.page ? first : await read(page, used);
+    const items = Array.isArray(reply.data) ? (reply.data as unknown[]) : [];
+    rows.push(...items);
+    meta = reply.meta;
+    if (items.length < used) break;
+  }
+  const offset = start - (from - 1) * used;
+  const more = rows.length > offset + asked.perPage || hasMoreOf(meta) === true;
+  return { rows: rows.slice(offset, offset + asked.perPage), meta, more };
 }

@@ -6,6 +6,7 @@
 import { OPERATORS } from '../core/operators.js';
 import {
   autocompleteLabel,
+  askedPage,
   BATCH_SIZE,
   batchesFor,
   chunks,
@@ -86,12 +87,16 @@ export interface RefinePagination {
 /**
  * `meta` the provider reads: `include` loads associations with each record; `etag`, on update and deleteOne, is the
  * `If-Match` to send (by default, on a resource of the `preconditions` option, the ETag of the record's last getOne);
- * `cursor: true` pages by cursor (`cursor=`), for `useInfiniteList`.
+ * `cursor: true` pages by cursor (`cursor=`), for `useInfiniteList`; `fields` (Refine's field selection, as GraphQL
+ * providers read it: names, and `{ association: [names] }` for an included one) or `select` (a comma-separated list)
+ * keeps only those fields (`fields=`).
  */
 export interface RefineMeta {
   readonly include?: readonly string[];
   readonly etag?: string;
   readonly cursor?: boolean;
+  readonly fields?: readonly unknown[];
+  readonly select?: unknown;
   readonly [key: string]: unknown;
 }
 
@@ -351,12 +356,15 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
         };
       }
       const query = refineQuery({ pagination, sorters, filters, meta }, searchField);
-      const { data, meta: replyMeta } = await send(
-        'GET',
-        url(resource, '', searchParams(query, termKey)),
-        undefined,
-        signalOf(meta),
-      );
+      const get = (search: SearchQuery) =>
+        send('GET', url(resource, '', searchParams(search, termKey)), undefined, signalOf(meta));
+      const first = await get(query);
+      // A pageSize above the server's cap comes back lowered: read the rest of the page.
+      const whole =
+        typeof query.page === 'object' && 'page' in query.page
+          ? await askedPage(query.page, first, (page, perPage) => get({ ...query, page: { page, perPage } }))
+          : undefined;
+      const { data, meta: replyMeta } = whole === undefined ? first : { data: whole.rows, meta: first.meta };
       const rows = data as AnyRecord[];
       const total = totalOf(replyMeta);
       const cursors = cursorsOf(replyMeta);
@@ -367,7 +375,8 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
         };
         return { data: rows, total: total ?? rows.length + (cursors.next === null ? 0 : 1), cursor };
       }
-      const hasMore = hasMoreOf(replyMeta);
+      const hasMore =
+        whole === undefined ? hasMoreOf(replyMeta) : hasMoreOf(replyMeta) === undefined ? undefined : whole.more;
       // Without a count (search.count 'none'), the total reaches one row past this page when more follow.
       const page = typeof query.page === 'object' && 'page' in query.page ? query.page : undefined;
       const fallback =
@@ -375,14 +384,16 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
       return { data: rows, total: total ?? fallback, ...(hasMore !== undefined && { hasMore }) };
     },
     async getOne({ resource, id, meta }) {
+      const fields = refineFields(meta);
       const { data, etag } = await send(
         'GET',
-        url(resource, idPath(id), searchParams({ include: meta?.include })),
+        url(resource, idPath(id), searchParams({ include: meta?.include, fields })),
         undefined,
         signalOf(meta),
       );
-      // A read with associations answers another ETag, which a write refuses: keep only the plain record's.
-      if (preconditionsFor(options, resource) && (meta?.include ?? []).length === 0)
+      // A read with associations or a sparse one answers another ETag, which a write refuses: keep only the plain
+      // record's.
+      if (preconditionsFor(options, resource) && (meta?.include ?? []).length === 0 && fields === undefined)
         tags.remember(resource, id, data, etag);
       return { data: data as AnyRecord };
     },
@@ -393,6 +404,7 @@ export function dataProvider(apiUrl: string, options: RefineOptions = {}): KoaFa
             conditions: [{ field: idField, op: 'in', value: group }],
             page: 'all',
             include: meta?.include,
+            fields: refineFields(meta),
           };
           return (await send('GET', url(resource, '', searchParams(query, termKey)), undefined, signalOf(meta)))
             .data as AnyRecord[];
@@ -547,7 +559,37 @@ export function refineQuery(
     sort: (params.sorters ?? []).map(({ field, order }) => ({ field, order: order === 'desc' ? 'DESC' : 'ASC' })),
     page,
     ...(params.meta?.include && { include: params.meta.include }),
+    ...(refineFields(params.meta) && { fields: refineFields(params.meta) }),
   };
+}
+
+/**
+ * The sparse fieldset of Refine's `meta`: `meta.fields` (names, and `{ category: ['name'] }` for `category.name`), else
+ * `meta.select` (`'id,name'` or a list); undefined when neither names a field.
+ * @example refineFields({ fields: ['id', { category: ['name'] }] }) // ['id', 'category.name']
+ */
+export function refineFields(meta: RefineMeta | undefined): string[] | undefined {
+  const walk = (items: readonly unknown[], prefix: string): string[] =>
+    items.flatMap((item) =>
+      typeof item === 'string'
+        ? [prefix + item]
+        : typeof item === 'object' && item !== null && !Array.isArray(item)
+          ? Object.entries(item).flatMap(([key, nested]) =>
+              Array.isArray(nested) ? walk(nested, `${prefix}${key}.`) : [],
+            )
+          : [],
+    );
+  const select = meta?.select;
+  const names =
+    meta?.fields !== undefined
+      ? walk(meta.fields, '')
+      : typeof select === 'string'
+        ? select.split(',').map((name) => name.trim())
+        : Array.isArray(select)
+          ? walk(select, '')
+          : [];
+  const kept = names.filter((name) => name !== '');
+  return kept.length > 0 ? kept : undefined;
 }
 
 /**

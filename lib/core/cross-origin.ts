@@ -102,9 +102,10 @@ export function corsHeaders(origin: string | undefined, cors: CorsConfig): Reado
 /**
  * The reply headers a script needs beyond the safelisted ones: create's Location, export's file name, a 503's
  * Retry-After, a record's or a page's ETag (to send back in `If-Match` or `If-None-Match`), readYourWrites'
- * Consistency-Token.
+ * Consistency-Token, and search's Fast-Crud-Per-Page-Lowered.
  */
-const EXPOSED_HEADERS = 'Location, Content-Disposition, Retry-After, ETag, Consistency-Token';
+const EXPOSED_HEADERS =
+  'Location, Content-Disposition, Retry-After, ETag, Consistency-Token, Fast-Crud-Per-Page-Lowered';
 
 /** The headers of a CORS preflight (`OPTIONS` with `Access-Control-Request-Method`) as the reply reads them. */
 export interface PreflightRequest {

@@ -12,9 +12,9 @@ export const ERROR_TABLE = Object.freeze({
   columnNotFound: {
     status: 'validation',
     meaning:
-      'a filter, sort or options column that does not exist or that the field policy does not allow. Also a term ' +
-      'search on a resource without `termFields`, and softDelete or restore on a model without the deleted-at ' +
-      'column',
+      'a filter, sort, options or `fields` column that does not exist or that the field policy does not allow. ' +
+      'Also a term search on a resource without `termFields`, and softDelete or restore on a model without the ' +
+      'deleted-at column',
   },
   invalidOperator: {
     status: 'validation',
@@ -24,6 +24,7 @@ export const ERROR_TABLE = Object.freeze({
     status: 'validation',
     meaning:
       'a filter value that does not fit its column. Also: a bad `page`, `perPage`, `skipPagination` or `sort`, a ' +
+      '`fields` path whose association is not in `include`, a ' +
       'query string nested more than 9 brackets deep, a NUL character, a value the database rejects as out of ' +
       'range (PostgreSQL and MariaDB), or a row a CHECK constraint refuses (naming the column of a MariaDB column ' +
       'check, such as a JSON value over the 32 levels MariaDB stores)',

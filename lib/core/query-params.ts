@@ -23,11 +23,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * The top-level query parameters search and exportCsv read; with `search.strict_params` (the
  * default) any other is a 400 `unknownParameter`. exportCsv reads no page (it sends every row) and
  * loads no `include`. options is not checked: its `modifyOptionsQuery` hook may read parameters of its own.
- * @example KNOWN_PARAMS.exportCsv // ['filter', 'sort']
+ * @example KNOWN_PARAMS.exportCsv // ['filter', 'sort', 'fields']
  */
 export const KNOWN_PARAMS = Object.freeze({
-  search: Object.freeze(['filter', 'sort', 'page', 'perPage', 'skipPagination', 'include', 'cursor']),
-  exportCsv: Object.freeze(['filter', 'sort']),
+  search: Object.freeze(['filter', 'sort', 'page', 'perPage', 'skipPagination', 'include', 'cursor', 'fields']),
+  exportCsv: Object.freeze(['filter', 'sort', 'fields']),
 } as const satisfies Readonly<Record<string, readonly string[]>>);
 
 /**

@@ -91,3 +91,18 @@ export function planRowShape(
     }),
   };
 }
+
+/**
+ * A raw shape narrowed to the attributes a sparse fieldset keeps (`fields=`), in the fieldset's order, so the select
+ * names only those columns; the shape itself without a fieldset.
+ * @example sparseShape({ path: 'raw', attributes: ['id', 'name', 'price'], converted: [] }, ['price', 'id'])
+ *   // { path: 'raw', attributes: ['price', 'id'], converted: [] }
+ */
+export function sparseShape<S extends Extract<RowShape, { path: 'raw' }>>(
+  shape: S,
+  kept: readonly string[] | undefined,
+): S {
+  if (kept === undefined) return shape;
+  const attributes = kept.filter((name) => shape.attributes.includes(name));
+  return { ...shape, attributes, converted: shape.converted.filter(({ attribute }) => attributes.includes(attribute)) };
+}

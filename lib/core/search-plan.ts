@@ -10,6 +10,7 @@ import { KNOWN_PARAMS, singleParam, unknownParams } from './query-params.js';
 import { parseInclude } from './relation-policy.js';
 import { isRelationPath, relationSort } from './relation-paths.js';
 import { parseSortItems } from './sort-parser.js';
+import { parseFields } from './sparse-fields.js';
 
 /** The query parameters of a search, as qs parses them. */
 export interface SearchRequest {
@@ -22,6 +23,8 @@ export interface SearchRequest {
   readonly include?: unknown;
   /** Cursor pagination: empty for the first page, else a `next` or `prev` token of an earlier page. */
   readonly cursor?: unknown;
+  /** The sparse fieldset: `fields=id,name,category.name`. */
+  readonly fields?: unknown;
 }
 
 /** What planning a search needs besides the model and the request. */
@@ -38,7 +41,8 @@ const POSITIVE = /^[1-9]\d{0,8}$/;
 /**
  * Plans a search: with `search.strict_params`, no parameter but those the action reads
  * (`KNOWN_PARAMS`); filters and term, sort (checked against the sortable columns, with a
- * primary-key tiebreak so pages are stable), and the page asked for. Every failure is collected.
+ * primary-key tiebreak so pages are stable), the page asked for, and the sparse fieldset (`parseFields`, against the
+ * includes). Every failure is collected.
  * @example planSearch(Product, { sort: '-price', page: '2' }, settings)
  *   // right({ conditions: [], term: null, order: [['price', 'DESC'], ['id', 'ASC']], page: { page: 2, perPage: 40 },
  *   // trashed: false })
@@ -57,6 +61,7 @@ export function planSearch(
   const cursor = settings.paginate ? planCursor(request, settings.cursorSecret) : E.right(undefined);
   // An export reads no include: under strict_params it is an unknown parameter, else ignored.
   const include = settings.paginate ? parseInclude(request.include, settings.policy.relations) : E.right([]);
+  const fields = parseFields(model, request.fields, settings.policy, E.isRight(include) ? include.right : []);
   const failures = [
     ...unknown,
     ...filters.failures,
@@ -64,8 +69,16 @@ export function planSearch(
     ...(E.isLeft(page) ? page.left : []),
     ...(E.isLeft(include) ? include.left : []),
     ...(E.isLeft(cursor) ? cursor.left : []),
+    ...(E.isLeft(fields) ? fields.left : []),
   ];
-  if (failures.length > 0 || E.isLeft(sort) || E.isLeft(page) || E.isLeft(include) || E.isLeft(cursor))
+  if (
+    failures.length > 0 ||
+    E.isLeft(sort) ||
+    E.isLeft(page) ||
+    E.isLeft(include) ||
+    E.isLeft(cursor) ||
+    E.isLeft(fields)
+  )
     return E.left(failures);
   const deletedAt = findColumn(model, settings.config.soft_delete.deleted_at_field)?.attribute;
   return E.right({
@@ -78,6 +91,7 @@ export function planSearch(
     trashed: everyCondition(filters).some((c) => c.attribute === deletedAt && c.relation === undefined),
     ...(include.right.length > 0 && { include: include.right }),
     ...(cursor.right !== undefined && { cursor: cursor.right }),
+    ...(fields.right !== undefined && { fields: fields.right }),
   });
 }
 
@@ -173,8 +187,15 @@ function planPage(
     return fallback;
   };
   const page = read('page', 1);
-  const perPage = Math.min(read('perPage', config.per_page), config.max_per_page);
-  return failures.length > 0 ? E.left(failures) : E.right({ page, perPage });
+  const asked = read('perPage', config.per_page);
+  const perPage = Math.min(asked, config.max_per_page);
+  if (failures.length > 0) return E.left(failures);
+  // A client's perPage above the cap is lowered, and the reply says so (the `Fast-Crud-Per-Page-Lowered` header).
+  return E.right({
+    page,
+    perPage,
+    ...(request.perPage !== undefined && asked > perPage && { lowered: true as const }),
+  });
 }
 
 function primaryKeys(model: AttributeSource): string[] {

@@ -10,7 +10,7 @@ import { objectSchema, requiredOnCreate, attributeSchema, type JsonSchema } from
 import { operationFor } from './operations.js';
 import { relationInputProperties } from './relation-inputs.js';
 import { batchOperationFor, withCreateMany } from './batch-operations.js';
-import { filterParameters, includeParameter, sortParameter } from './query-parameters.js';
+import { fieldsParameter, filterParameters, includeParameter, sortParameter } from './query-parameters.js';
 
 /** One resource as `crud` registers it, with its model and field policy. */
 export interface OpenApiResource extends PlanOptions {
@@ -132,6 +132,7 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
       searchParameters,
       optionsMaxLimit: config.options.max_limit,
       includeParameter: includeParameter(shape),
+      fieldsParameters: { records: fieldsParameter(shape, true), csv: fieldsParameter(shape, false) },
       security,
       readable: plan.some((route) => route.method === 'read'),
       requireIfMatch: {

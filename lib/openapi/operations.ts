@@ -21,6 +21,8 @@ export interface OperationContext {
   readonly optionsMaxLimit?: number | undefined;
   /** The `include` parameter of search and read, when the resource may include associations. */
   readonly includeParameter?: QueryParameter | undefined;
+  /** The `fields` parameter of search and read (`records`) and of exportCsv (`csv`); none when absent. */
+  readonly fieldsParameters?: { readonly records: QueryParameter; readonly csv: QueryParameter } | undefined;
   /** The security requirements of a route guarded by an ability; none when absent. */
   readonly security?: readonly Readonly<Record<string, readonly string[]>>[] | undefined;
   /** True when the resource has a read route: create's reply then carries `Location`. */
@@ -83,6 +85,13 @@ const ETAG = {
 };
 
 /** The 304 of read and search: the client's copy, named by `If-None-Match`, is current. */
+const PER_PAGE_LOWERED = {
+  'Fast-Crud-Per-Page-Lowered': {
+    description: 'Present when perPage was above search.max_per_page: the page size used (as meta.pagination.perPage)',
+    schema: { type: 'integer' },
+  },
+};
+
 const NOT_MODIFIED = { description: 'Not Modified: the If-None-Match names the current ETag (no body)', headers: ETAG };
 
 const ifNoneMatch = {
@@ -187,6 +196,7 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
   };
   const filters = context.searchParameters ?? [];
   const include = context.includeParameter === undefined ? [] : [context.includeParameter];
+  const fields = context.fieldsParameters === undefined ? [] : [context.fieldsParameters.records];
   const responses = (specific: Record<string, unknown>) => ({
     ...specific,
     ...forbidden,
@@ -198,11 +208,11 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
       return {
         ...common,
         summary: `Search ${context.record} records`,
-        parameters: [...filters, ...PAGE_PARAMETERS, ...include, ifNoneMatch],
+        parameters: [...filters, ...PAGE_PARAMETERS, ...include, ...fields, ifNoneMatch],
         responses: responses({
           [status('search')]: {
             description: 'A page of records',
-            headers: ETAG,
+            headers: { ...ETAG, ...PER_PAGE_LOWERED },
             content: success(
               { type: 'array', items: ref(context.record) },
               { type: 'object', properties: { pagination: ref('Pagination') } },
@@ -259,7 +269,7 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
       return {
         ...common,
         summary: `Export ${context.record} records as CSV`,
-        parameters: filters,
+        parameters: [...filters, ...(context.fieldsParameters === undefined ? [] : [context.fieldsParameters.csv])],
         responses: responses({
           [status('export_csv')]: {
             description: 'A CSV download',
@@ -272,7 +282,7 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
       return {
         ...common,
         summary: `Read a ${context.record}`,
-        parameters: [id, ...include, ifNoneMatch, ifMatch(false)],
+        parameters: [id, ...include, ...fields, ifNoneMatch, ifMatch(false)],
         responses: responses({
           [status('read')]: { description: 'The record', headers: ETAG, content: record },
           '304': NOT_MODIFIED,

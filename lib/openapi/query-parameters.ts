@@ -255,3 +255,31 @@ export const PAGE_PARAMETERS: readonly QueryParameter[] = [
       'filter (perPage may change); not with page or skipPagination',
   ),
 ];
+
+/**
+ * `fields`: the sparse fieldset, a list of the visible fields each record keeps; with `related`, also the visible
+ * fields of each association the resource may include (`category.name`, which needs `include=category`) and the
+ * association itself, kept whole. exportCsv's has the model's own fields alone (it reads no include).
+ * @example fieldsParameter({ model: Product, policy }, true).schema
+ *   // { type: 'array', items: { type: 'string', enum: ['id', 'name', …, 'category', 'category.id', …] } }
+ */
+export function fieldsParameter(shape: SearchShape, related: boolean): QueryParameter {
+  const own = Object.keys(shape.model.getAttributes()).filter((name) => shape.policy.visible.has(name));
+  const paths = !related
+    ? []
+    : Object.entries(shape.policy.relations ?? {}).flatMap(([path, relation]) => {
+        const target = reachOf(shape.model, path);
+        if (target === undefined || !relation.include) return [];
+        const names = Object.keys(target.model.getAttributes()).filter((name) => relation.visible.has(name));
+        return [path, ...names.map((name) => `${path}.${name}`)];
+      });
+  return queryParameter(
+    'fields',
+    { type: 'array', items: { type: 'string', enum: [...own, ...paths] } },
+    related
+      ? 'The fields each record keeps, in this order (every visible field when absent); a field of an association ' +
+          'needs it in include'
+      : 'The columns of the CSV, in this order (every column when absent)',
+    { style: 'form', explode: false },
+  );
+}

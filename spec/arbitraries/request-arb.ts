@@ -141,6 +141,14 @@ const parameter = fc.oneof(
   fc
     .array(fc.oneof(fc.constantFrom('category', 'nope', 'category.x', '__proto__'), hostile), { maxLength: 3 })
     .map((items) => `include=${enc(items.join(','))}`),
+  fc
+    .array(
+      fc.oneof(fc.constantFrom('id', 'name', 'category.name', 'category', 'nope.x', '__proto__'), column, hostile),
+      {
+        maxLength: 3,
+      },
+    )
+    .map((items) => `fields=${enc(items.join(','))}`),
   fc.string({ maxLength: 20 }),
   fc.constantFrom(
     'filter[a][b][c][d][e][f]=1',

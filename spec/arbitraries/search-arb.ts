@@ -356,6 +356,8 @@ export interface SearchValue {
   readonly groups?: readonly GroupArb[];
   readonly sort: [Column, boolean][];
   readonly page: { page: number; perPage: number } | null;
+  /** A sparse fieldset (`fields=`), or none. */
+  readonly fields?: readonly FieldName[] | null;
 }
 
 const anyFilterArb = padded(
@@ -390,7 +392,9 @@ function groupArb(depth: number): fc.Arbitrary<GroupArb> {
   });
 }
 
-/** A search request: filters, `$or`/`$and` groups, sort, page, and how the model reads it. */
+type FieldName = 'id' | 'name' | 'rank' | 'qty' | 'active';
+
+/** A search request: filters, `$or`/`$and` groups, sort, page, sparse fields, and how the model reads it. */
 export const searchArb: fc.Arbitrary<SearchValue> = fc.record({
   filters: fc.uniqueArray(anyFilterArb, {
     maxLength: 3,
@@ -407,10 +411,14 @@ export const searchArb: fc.Arbitrary<SearchValue> = fc.record({
   page: fc.option(fc.record({ page: fc.integer({ min: 1, max: 4 }), perPage: fc.integer({ min: 1, max: 6 }) }), {
     nil: null,
   }),
+  fields: fc.option(
+    fc.uniqueArray(fc.constantFrom<FieldName>('id', 'name', 'rank', 'qty', 'active'), { minLength: 1, maxLength: 5 }),
+    { nil: null, freq: 2 },
+  ),
 });
 
 /** The query string of a generated request. */
-export function queryOf({ filters, groups = [], sort, page }: SearchValue): string {
+export function queryOf({ filters, groups = [], sort, page, fields }: SearchValue): string {
   const parts = filters.map((f) => `filter[${f.column}][${f.op}]=${encodeURIComponent(f.text)}`);
   // One group per key at each level (the arbitrary keeps to that): a second `$or` would add items to the first.
   const groupParts = (prefix: string, list: readonly GroupArb[]): string[] =>
@@ -427,6 +435,7 @@ export function queryOf({ filters, groups = [], sort, page }: SearchValue): stri
   // (a value's padding is sent as the client typed it: the library trims it)
   if (sort.length > 0) parts.push(`sort=${sort.map(([c, desc]) => (desc ? '-' : '') + c).join(',')}`);
   parts.push(page ? `page=${page.page}&perPage=${page.perPage}` : 'skipPagination=true');
+  if (fields) parts.push(`fields=${fields.join(',')}`);
   return parts.join('&');
 }
 
@@ -454,9 +463,13 @@ export function modelSearch(rows: readonly ModelRow[], request: SearchValue) {
     return a.id - b.id;
   });
   const page = request.page;
+  const shown = page ? sorted.slice((page.page - 1) * page.perPage, page.page * page.perPage) : sorted;
+  const fields = request.fields;
   return {
-    ids: (page ? sorted.slice((page.page - 1) * page.perPage, page.page * page.perPage) : sorted).map((r) => r.id),
+    ids: shown.map((r) => r.id),
     count: matching.length,
+    // With a fieldset, each record as the reply shows it: those keys alone, in their order.
+    records: fields ? shown.map((r) => Object.fromEntries(fields.map((name) => [name, r[name]]))) : undefined,
   };
 }
 

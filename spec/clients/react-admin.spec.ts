@@ -376,3 +376,56 @@ describe('koa-fast-crud/react-admin with ra-core helpers', () => {
     );
   });
 });
+
+describe('koa-fast-crud/react-admin: the Export button over more rows than search.max_per_page', () => {
+  const demo = serveDemoInSuite();
+
+  it('getList of perPage 1000, as the Export button asks it, returns every row although the server lowers perPage to 500', async () => {
+    const api = `${demo().url}/api`;
+    const items = Array.from({ length: 510 }, (_, i) => ({
+      sku: `BULK-${String(i).padStart(3, '0')}`,
+      name: `Bulk ${i}`,
+      price: 1,
+      categoryId: stableId('category:Garden'),
+    }));
+    const created = await fetch(`${api}/products`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(items),
+    });
+    assert.ok(created.status < 300, await created.text());
+    const lowered = await fetch(`${api}/products?perPage=1000`);
+    assert.equal(lowered.headers.get('fast-crud-per-page-lowered'), '500');
+    const count = ((await lowered.json()) as { meta: { pagination: { count: number } } }).meta.pagination.count;
+    assert.ok(count > 500 && count < 1000, String(count));
+    const seen: string[] = [];
+    const ra = throughRaCore(
+      dataProvider(api, {
+        httpClient: async (url, init) => {
+          seen.push(new URL(url).search);
+          return fetchUtils.fetchJson(url, init);
+        },
+      }),
+    );
+    // What ExportButton (and useListController's getData) sends: page 1 of maxResults = 1000.
+    const exported = await ra.getList('products', {
+      sort: { field: 'sku', order: 'ASC' },
+      filter: {},
+      pagination: { page: 1, perPage: 1000 },
+    });
+    assert.equal(exported.total, count);
+    assert.equal(exported.data.length, count);
+    assert.equal(new Set(exported.data.map((row) => row.id)).size, count);
+    assert.deepEqual(seen, ['?sort=sku&page=1&perPage=1000', '?sort=sku&page=2&perPage=500']);
+    // A later page of a lowered size: rows 510 to 1019 of the sort, so the last ones.
+    const second = await ra.getList('products', {
+      sort: { field: 'sku', order: 'ASC' },
+      filter: {},
+      pagination: { page: 2, perPage: 510 },
+    });
+    assert.deepEqual(
+      second.data.map((row) => row.id),
+      exported.data.slice(510).map((row) => row.id),
+    );
+  });
+});

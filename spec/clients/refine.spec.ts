@@ -248,6 +248,25 @@ describe('koa-fast-crud/refine against the demo', () => {
     assert.deepEqual(names(back.data), names(pages.at(-2)!.data));
   });
 
+  it("passes Refine's field selection (meta.fields, or meta.select) through as fields", async () => {
+    const { getList, getOne, getMany } = provider();
+    const sparse = await getList({
+      resource: 'products',
+      filters: [{ field: 'sku', operator: 'eq', value: 'KT-001' }],
+      meta: { include: ['category'], fields: ['sku', { category: ['name'] }] },
+    });
+    assert.deepEqual(sparse.data, [{ sku: 'KT-001', category: { name: 'Kitchen' } }]);
+    const id = (await getList({ resource: 'products', filters: [{ field: 'sku', operator: 'eq', value: 'KT-001' }] }))
+      .data[0]!.id!;
+    assert.deepEqual((await getOne({ resource: 'products', id, meta: { select: 'name, price' } })).data, {
+      name: 'Cast Iron Pan',
+      price: 54,
+    });
+    assert.deepEqual((await getMany!({ resource: 'products', ids: [id], meta: { fields: ['sku'] } })).data, [
+      { sku: 'KT-001' },
+    ]);
+  });
+
   it('getOne, getMany, create, update, deleteOne, updateMany, deleteMany', async () => {
     const p = provider();
     assert.equal((await p.getOne({ resource: 'products', id: pan })).data['name'], 'Cast Iron Pan');

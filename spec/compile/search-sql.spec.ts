@@ -4,6 +4,7 @@ import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Op, type FindOptions } from 'sequelize';
 import { compileSearch } from '../../lib/compile/search.js';
+import { sparseShape } from '../../lib/core/row-shape.js';
 import { fastExecutor } from '../../lib/execute/fast-executor.js';
 import type { Condition, SearchPlan } from '../../lib/types.js';
 import { searchPlanArb } from '../arbitraries/search-plan-arb.js';
@@ -175,6 +176,13 @@ for (const dialect of DIALECTS) {
         snapshots.match(name, await selectSql(Product, compileSearch(Product, plan, 'deletedAt')));
       });
     }
+
+    it('selects the columns of a sparse fieldset alone on the fast path (fields=name,price,id), to its snapshot', async () => {
+      const attributes = Object.keys(Product.getAttributes()).filter((name) => name !== 'secret');
+      const shape = sparseShape({ path: 'raw' as const, attributes, converted: [] }, ['name', 'price', 'id']);
+      const select = fastExecutor.select(Product, compileSearch(Product, base, 'deletedAt'), shape, false);
+      snapshots.match('fast path, sparse fieldset', await sentSql(Product, () => select.page()));
+    });
 
     it('never throws, and leaves no client value outside a string literal, for random valid plans (law)', async () => {
       await fc.assert(

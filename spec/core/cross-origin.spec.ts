@@ -188,7 +188,8 @@ describe('corsHeaders', () => {
     assert.deepEqual(corsHeaders(ADMIN, { ...cors, credentials: true }), {
       Vary: 'Origin',
       'Access-Control-Allow-Origin': ADMIN,
-      'Access-Control-Expose-Headers': 'Location, Content-Disposition, Retry-After, ETag, Consistency-Token',
+      'Access-Control-Expose-Headers':
+        'Location, Content-Disposition, Retry-After, ETag, Consistency-Token, Fast-Crud-Per-Page-Lowered',
       'Access-Control-Allow-Credentials': 'true',
     });
     assert.equal(corsHeaders(ADMIN, cors)['Access-Control-Allow-Credentials'], undefined);

@@ -59,9 +59,9 @@ describe('planSearch', () => {
     );
   });
 
-  it('returns the page asked for, perPage capped at max_per_page, or no page at all', () => {
+  it('returns the page asked for, perPage capped at max_per_page (and marked lowered), or no page at all', () => {
     assert.deepEqual(planOf({ page: '3', perPage: '10' }).page, { page: 3, perPage: 10 });
-    assert.deepEqual(planOf({ perPage: '9999' }).page, { page: 1, perPage: 500 });
+    assert.deepEqual(planOf({ perPage: '9999' }).page, { page: 1, perPage: 500, lowered: true });
     assert.equal(planOf({ skipPagination: 'true' }).page, null);
     const lenient = {
       ...settings,

@@ -189,7 +189,7 @@ describe('openApiDocument', () => {
     assert.ok(names('/renamed').includes('filter[q]'));
     assert.deepEqual(
       names('/plain').filter((name) => !/^filter\[\w+\]\[\w+\]$/.test(name)),
-      ['filter[$or]', 'filter[$and]', 'sort', 'page', 'perPage', 'skipPagination', 'cursor', 'If-None-Match'],
+      ['filter[$or]', 'filter[$and]', 'sort', 'page', 'perPage', 'skipPagination', 'cursor', 'fields', 'If-None-Match'],
     );
     const or = doc.paths['/plain']!['get']!.parameters!.find((p) => p.name === 'filter[$or]');
     assert.equal((or as { style?: string } | undefined)?.style, 'deepObject');

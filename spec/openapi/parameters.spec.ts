@@ -239,4 +239,35 @@ describe('the query parameters of a resource with relations, sent to it', () => 
     const { problems } = await checkEveryParameter(server, '', document, id);
     assert.deepEqual(problems, []);
   });
+
+  it('accepts every field the fields parameter offers, on search and read with the include it needs, on export alone', async () => {
+    const document = openApiDocument({
+      info: { title: 'Shop', version: '1' },
+      resources: [openApiResource('products', products)],
+    }) as Document;
+    const offered = (path: string) =>
+      (
+        document.paths[path]!['get']!.parameters!.find((p) => p.name === 'fields')!.schema as {
+          items: { enum: string[] };
+        }
+      ).items.enum;
+    const records = offered('/products');
+    assert.deepEqual(offered('/products/{id}'), records);
+    for (const name of ['name', 'category', 'category.name', 'tags.title']) assert.ok(records.includes(name), name);
+    const includable = ['category', 'tags'];
+    const problems: string[] = [];
+    for (const name of records) {
+      const include = includable.includes(name) ? name : name.includes('.') ? name.split('.')[0]! : undefined;
+      const query = `fields=${name}${include === undefined ? '' : `&include=${include}`}`;
+      for (const path of ['/products', `/products/${id}`]) {
+        const res = await server.get(`${path}?${query}`);
+        if (res.status !== 200) problems.push(`${path}?${query}: ${res.status} ${res.text.slice(0, 200)}`);
+      }
+    }
+    const csv = offered('/products/export-csv');
+    assert.ok(csv.length > 0 && csv.every((name) => !name.includes('.') && records.includes(name)));
+    const exported = await server.get(`/products/export-csv?fields=${csv.join(',')}`);
+    assert.equal(exported.status, 200, exported.text);
+    assert.deepEqual(problems, []);
+  });
 });

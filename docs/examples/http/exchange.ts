@@ -30,7 +30,14 @@ export interface Step {
 export const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const TIMESTAMP = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g;
 /** The response headers an exchange shows. */
-export const SHOWN_HEADERS = ['content-type', 'content-disposition', 'cache-control', 'location', 'allow'];
+export const SHOWN_HEADERS = [
+  'content-type',
+  'content-disposition',
+  'cache-control',
+  'location',
+  'allow',
+  'fast-crud-per-page-lowered',
+];
 
 /**
  * Runs a scenario against a fresh demo and renders its shown exchanges as Markdown. Seeded rows

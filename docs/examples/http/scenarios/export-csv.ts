@@ -14,6 +14,7 @@ export default [
     title: 'Relation filters and sorts work here too; the reply is never cached (`Cache-Control: no-store`)',
     request: 'GET /api/products/export-csv?filter[category.name][in]=Garden,Music&sort=-category.name,name',
   },
+  { title: 'The columns fields names, in its order', request: 'GET /api/products/export-csv?fields=price,sku&filter[price][lt]=30&sort=sku' },
   { title: 'Text that starts like a formula is prefixed with a quote', request: 'GET /api/products/export-csv?filter[sku]=KT-009' },
   { title: 'The same checks as search', request: 'GET /api/products/export-csv?sort=colour' },
 ] satisfies Step[];
