@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Category options for select boxes
-         * @description Label/value pairs of the Category records for a select box, ordered by the label column; soft-deleted records are left out.
+         * @description Label/value pairs of the Category records for a select box, ordered by the label column; soft-deleted records are left out. For an autocomplete, q keeps the labels that contain it (case-insensitively) and limit answers the first ones; filter[column][operator] parameters narrow the records as search's do.
          */
         get: operations["categories.options"];
         put?: never;
@@ -185,7 +185,7 @@ export interface paths {
         };
         /**
          * Product options for select boxes
-         * @description Label/value pairs of the Product records for a select box, ordered by the label column; soft-deleted records are left out.
+         * @description Label/value pairs of the Product records for a select box, ordered by the label column; soft-deleted records are left out. For an autocomplete, q keeps the labels that contain it (case-insensitively) and limit answers the first ones; filter[column][operator] parameters narrow the records as search's do.
          */
         get: operations["products.options"];
         put?: never;
@@ -360,6 +360,7 @@ export interface components {
              * @example tooDeep
              * @example uriTooLong
              * @example tooManyRows
+             * @example invalidCursor
              * @example filterRequired
              * @example unique
              * @example foreignKey
@@ -401,7 +402,7 @@ export interface components {
             value: unknown;
         };
         Pagination: {
-            current: number;
+            current?: number;
             perPage: number;
             pagesCount?: number;
             count?: number;
@@ -409,6 +410,10 @@ export interface components {
             estimated?: boolean;
             /** @description with search.count: none, instead of count and pagesCount: whether a next page has rows */
             hasMore?: boolean;
+            /** @description on a cursor page: the cursor of the next page, null on the last */
+            next?: string | null;
+            /** @description on a cursor page: the cursor of the previous page, null on the first */
+            prev?: string | null;
         };
         Category: {
             /** Format: uuid */
@@ -692,6 +697,32 @@ export interface operations {
                 /** @description Rows whose products.price is NULL. Send true. */
                 "filter[products.price][null]"?: true;
                 /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
                  * @description Columns to order by, in order; a leading - sorts descending
                  * @example [
                  *       "-name",
@@ -705,6 +736,8 @@ export interface operations {
                 perPage?: number;
                 /** @description true returns every row */
                 skipPagination?: boolean;
+                /** @description Cursor pagination: empty for the first page, then meta.pagination.next or prev, sent with the same sort and filter (perPage may change); not with page or skipPagination */
+                cursor?: string;
                 /** @description The fields each record keeps, in this order (every visible field when absent); a field of an association needs it in include */
                 fields?: ("id" | "name" | "deletedAt" | "createdAt" | "updatedAt")[];
             };
@@ -892,6 +925,250 @@ export interface operations {
                 label: string;
                 /** @description Column returned as value (default options.default_value) */
                 value?: string;
+                /** @description Text the label must contain, case-insensitively (% and _ match themselves); with it, at most options.max_limit items unless limit says fewer */
+                q?: string;
+                /** @description Most items to answer, the first by label; lowered to options.max_limit (100) */
+                limit?: number;
+                /** @description Rows whose id equals the value. */
+                "filter[id][eq]"?: string;
+                /** @description Rows whose id differs from the value (NULL does not match). */
+                "filter[id][neq]"?: string;
+                /** @description Rows whose id is greater than the value. */
+                "filter[id][gt]"?: string;
+                /** @description Rows whose id is greater than or equal to the value. */
+                "filter[id][gte]"?: string;
+                /** @description Rows whose id is less than the value. */
+                "filter[id][lt]"?: string;
+                /** @description Rows whose id is less than or equal to the value. */
+                "filter[id][lte]"?: string;
+                /** @description Rows whose id is greater than the value, or NULL. */
+                "filter[id][gtn]"?: string;
+                /** @description Rows whose id is less than the value, or NULL. */
+                "filter[id][ltn]"?: string;
+                /** @description Rows whose id is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][in]"?: string[];
+                /** @description Rows whose id is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][nin]"?: string[];
+                /** @description Rows whose id lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][btw]"?: string[];
+                /** @description Rows whose id is not NULL. Send true. */
+                "filter[id][nn]"?: true;
+                /** @description Rows whose id is NULL. Send true. */
+                "filter[id][null]"?: true;
+                /** @description Rows whose name equals the value. */
+                "filter[name][eq]"?: string;
+                /** @description Rows whose name differs from the value (NULL does not match). */
+                "filter[name][neq]"?: string;
+                /** @description Rows whose name contains the text, case-insensitively. */
+                "filter[name][like]"?: string;
+                /** @description Rows whose name is greater than the value. */
+                "filter[name][gt]"?: string;
+                /** @description Rows whose name is greater than or equal to the value. */
+                "filter[name][gte]"?: string;
+                /** @description Rows whose name is less than the value. */
+                "filter[name][lt]"?: string;
+                /** @description Rows whose name is less than or equal to the value. */
+                "filter[name][lte]"?: string;
+                /** @description Rows whose name is greater than the value, or NULL. */
+                "filter[name][gtn]"?: string;
+                /** @description Rows whose name is less than the value, or NULL. */
+                "filter[name][ltn]"?: string;
+                /** @description Rows whose name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][in]"?: string[];
+                /** @description Rows whose name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][nin]"?: string[];
+                /** @description Rows whose name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][btw]"?: string[];
+                /** @description Rows whose name is not NULL. Send true. */
+                "filter[name][nn]"?: true;
+                /** @description Rows whose name is NULL. Send true. */
+                "filter[name][null]"?: true;
+                /** @description Rows whose deletedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][eq]"?: string;
+                /** @description Rows whose deletedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][neq]"?: string;
+                /** @description Rows whose deletedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gt]"?: string;
+                /** @description Rows whose deletedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gte]"?: string;
+                /** @description Rows whose deletedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lt]"?: string;
+                /** @description Rows whose deletedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lte]"?: string;
+                /** @description Rows whose deletedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gtn]"?: string;
+                /** @description Rows whose deletedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][ltn]"?: string;
+                /** @description Rows whose deletedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][in]"?: string[];
+                /** @description Rows whose deletedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][nin]"?: string[];
+                /** @description Rows whose deletedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][btw]"?: string[];
+                /** @description Rows whose deletedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][nn]"?: true;
+                /** @description Rows whose deletedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][null]"?: true;
+                /** @description Rows whose createdAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][eq]"?: string;
+                /** @description Rows whose createdAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][neq]"?: string;
+                /** @description Rows whose createdAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gt]"?: string;
+                /** @description Rows whose createdAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gte]"?: string;
+                /** @description Rows whose createdAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lt]"?: string;
+                /** @description Rows whose createdAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lte]"?: string;
+                /** @description Rows whose createdAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gtn]"?: string;
+                /** @description Rows whose createdAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][ltn]"?: string;
+                /** @description Rows whose createdAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][in]"?: string[];
+                /** @description Rows whose createdAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][nin]"?: string[];
+                /** @description Rows whose createdAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][btw]"?: string[];
+                /** @description Rows whose createdAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][nn]"?: true;
+                /** @description Rows whose createdAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][null]"?: true;
+                /** @description Rows whose updatedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][eq]"?: string;
+                /** @description Rows whose updatedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][neq]"?: string;
+                /** @description Rows whose updatedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gt]"?: string;
+                /** @description Rows whose updatedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gte]"?: string;
+                /** @description Rows whose updatedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lt]"?: string;
+                /** @description Rows whose updatedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lte]"?: string;
+                /** @description Rows whose updatedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gtn]"?: string;
+                /** @description Rows whose updatedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][ltn]"?: string;
+                /** @description Rows whose updatedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][in]"?: string[];
+                /** @description Rows whose updatedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][nin]"?: string[];
+                /** @description Rows whose updatedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][btw]"?: string[];
+                /** @description Rows whose updatedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][nn]"?: true;
+                /** @description Rows whose updatedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][null]"?: true;
+                /** @description Rows whose products.sku equals the value. */
+                "filter[products.sku][eq]"?: string;
+                /** @description Rows whose products.sku differs from the value (NULL does not match). */
+                "filter[products.sku][neq]"?: string;
+                /** @description Rows whose products.sku contains the text, case-insensitively. */
+                "filter[products.sku][like]"?: string;
+                /** @description Rows whose products.sku is greater than the value. */
+                "filter[products.sku][gt]"?: string;
+                /** @description Rows whose products.sku is greater than or equal to the value. */
+                "filter[products.sku][gte]"?: string;
+                /** @description Rows whose products.sku is less than the value. */
+                "filter[products.sku][lt]"?: string;
+                /** @description Rows whose products.sku is less than or equal to the value. */
+                "filter[products.sku][lte]"?: string;
+                /** @description Rows whose products.sku is greater than the value, or NULL. */
+                "filter[products.sku][gtn]"?: string;
+                /** @description Rows whose products.sku is less than the value, or NULL. */
+                "filter[products.sku][ltn]"?: string;
+                /** @description Rows whose products.sku is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.sku][in]"?: string[];
+                /** @description Rows whose products.sku is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.sku][nin]"?: string[];
+                /** @description Rows whose products.sku lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.sku][btw]"?: string[];
+                /** @description Rows whose products.sku is not NULL. Send true. */
+                "filter[products.sku][nn]"?: true;
+                /** @description Rows whose products.sku is NULL. Send true. */
+                "filter[products.sku][null]"?: true;
+                /** @description Rows whose products.name equals the value. */
+                "filter[products.name][eq]"?: string;
+                /** @description Rows whose products.name differs from the value (NULL does not match). */
+                "filter[products.name][neq]"?: string;
+                /** @description Rows whose products.name contains the text, case-insensitively. */
+                "filter[products.name][like]"?: string;
+                /** @description Rows whose products.name is greater than the value. */
+                "filter[products.name][gt]"?: string;
+                /** @description Rows whose products.name is greater than or equal to the value. */
+                "filter[products.name][gte]"?: string;
+                /** @description Rows whose products.name is less than the value. */
+                "filter[products.name][lt]"?: string;
+                /** @description Rows whose products.name is less than or equal to the value. */
+                "filter[products.name][lte]"?: string;
+                /** @description Rows whose products.name is greater than the value, or NULL. */
+                "filter[products.name][gtn]"?: string;
+                /** @description Rows whose products.name is less than the value, or NULL. */
+                "filter[products.name][ltn]"?: string;
+                /** @description Rows whose products.name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.name][in]"?: string[];
+                /** @description Rows whose products.name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.name][nin]"?: string[];
+                /** @description Rows whose products.name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.name][btw]"?: string[];
+                /** @description Rows whose products.name is not NULL. Send true. */
+                "filter[products.name][nn]"?: true;
+                /** @description Rows whose products.name is NULL. Send true. */
+                "filter[products.name][null]"?: true;
+                /** @description Rows whose products.price equals the value. */
+                "filter[products.price][eq]"?: number;
+                /** @description Rows whose products.price differs from the value (NULL does not match). */
+                "filter[products.price][neq]"?: number;
+                /** @description Rows whose products.price is greater than the value. */
+                "filter[products.price][gt]"?: number;
+                /** @description Rows whose products.price is greater than or equal to the value. */
+                "filter[products.price][gte]"?: number;
+                /** @description Rows whose products.price is less than the value. */
+                "filter[products.price][lt]"?: number;
+                /** @description Rows whose products.price is less than or equal to the value. */
+                "filter[products.price][lte]"?: number;
+                /** @description Rows whose products.price is greater than the value, or NULL. */
+                "filter[products.price][gtn]"?: number;
+                /** @description Rows whose products.price is less than the value, or NULL. */
+                "filter[products.price][ltn]"?: number;
+                /** @description Rows whose products.price is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.price][in]"?: number[];
+                /** @description Rows whose products.price is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.price][nin]"?: number[];
+                /** @description Rows whose products.price lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[products.price][btw]"?: number[];
+                /** @description Rows whose products.price is not NULL. Send true. */
+                "filter[products.price][nn]"?: true;
+                /** @description Rows whose products.price is NULL. Send true. */
+                "filter[products.price][null]"?: true;
+                /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
             };
             header?: never;
             path?: never;
@@ -1161,6 +1438,32 @@ export interface operations {
                 "filter[products.price][nn]"?: true;
                 /** @description Rows whose products.price is NULL. Send true. */
                 "filter[products.price][null]"?: true;
+                /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
                 /**
                  * @description Columns to order by, in order; a leading - sorts descending
                  * @example [
@@ -2273,6 +2576,32 @@ export interface operations {
                 "filter[category.name][nn]"?: true;
                 /** @description Rows whose category.name is NULL. Send true. */
                 "filter[category.name][null]"?: true;
+                /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
                 /** @description Rows any of whose term fields contains the text, case-insensitively */
                 "filter[term]"?: string;
                 /**
@@ -2289,6 +2618,8 @@ export interface operations {
                 perPage?: number;
                 /** @description true returns every row */
                 skipPagination?: boolean;
+                /** @description Cursor pagination: empty for the first page, then meta.pagination.next or prev, sent with the same sort and filter (perPage may change); not with page or skipPagination */
+                cursor?: string;
                 /**
                  * @description Associations to load with each record
                  * @example [
@@ -2718,6 +3049,32 @@ export interface operations {
                 "filter[category.name][nn]"?: true;
                 /** @description Rows whose category.name is NULL. Send true. */
                 "filter[category.name][null]"?: true;
+                /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
                 /** @description Rows any of whose term fields contains the text, case-insensitively */
                 "filter[term]"?: string;
                 /**
@@ -3050,6 +3407,32 @@ export interface operations {
                 "filter[category.name][nn]"?: true;
                 /** @description Rows whose category.name is NULL. Send true. */
                 "filter[category.name][null]"?: true;
+                /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
                 /** @description Rows any of whose term fields contains the text, case-insensitively */
                 "filter[term]"?: string;
                 /**
@@ -3151,6 +3534,278 @@ export interface operations {
                 label: string;
                 /** @description Column returned as value (default options.default_value) */
                 value?: string;
+                /** @description Text the label must contain, case-insensitively (% and _ match themselves); with it, at most options.max_limit items unless limit says fewer */
+                q?: string;
+                /** @description Most items to answer, the first by label; lowered to options.max_limit (100) */
+                limit?: number;
+                /** @description Rows whose id equals the value. */
+                "filter[id][eq]"?: string;
+                /** @description Rows whose id differs from the value (NULL does not match). */
+                "filter[id][neq]"?: string;
+                /** @description Rows whose id is greater than the value. */
+                "filter[id][gt]"?: string;
+                /** @description Rows whose id is greater than or equal to the value. */
+                "filter[id][gte]"?: string;
+                /** @description Rows whose id is less than the value. */
+                "filter[id][lt]"?: string;
+                /** @description Rows whose id is less than or equal to the value. */
+                "filter[id][lte]"?: string;
+                /** @description Rows whose id is greater than the value, or NULL. */
+                "filter[id][gtn]"?: string;
+                /** @description Rows whose id is less than the value, or NULL. */
+                "filter[id][ltn]"?: string;
+                /** @description Rows whose id is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][in]"?: string[];
+                /** @description Rows whose id is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][nin]"?: string[];
+                /** @description Rows whose id lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[id][btw]"?: string[];
+                /** @description Rows whose id is not NULL. Send true. */
+                "filter[id][nn]"?: true;
+                /** @description Rows whose id is NULL. Send true. */
+                "filter[id][null]"?: true;
+                /** @description Rows whose sku equals the value. */
+                "filter[sku][eq]"?: string;
+                /** @description Rows whose sku differs from the value (NULL does not match). */
+                "filter[sku][neq]"?: string;
+                /** @description Rows whose sku contains the text, case-insensitively. */
+                "filter[sku][like]"?: string;
+                /** @description Rows whose sku is greater than the value. */
+                "filter[sku][gt]"?: string;
+                /** @description Rows whose sku is greater than or equal to the value. */
+                "filter[sku][gte]"?: string;
+                /** @description Rows whose sku is less than the value. */
+                "filter[sku][lt]"?: string;
+                /** @description Rows whose sku is less than or equal to the value. */
+                "filter[sku][lte]"?: string;
+                /** @description Rows whose sku is greater than the value, or NULL. */
+                "filter[sku][gtn]"?: string;
+                /** @description Rows whose sku is less than the value, or NULL. */
+                "filter[sku][ltn]"?: string;
+                /** @description Rows whose sku is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][in]"?: string[];
+                /** @description Rows whose sku is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][nin]"?: string[];
+                /** @description Rows whose sku lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[sku][btw]"?: string[];
+                /** @description Rows whose sku is not NULL. Send true. */
+                "filter[sku][nn]"?: true;
+                /** @description Rows whose sku is NULL. Send true. */
+                "filter[sku][null]"?: true;
+                /** @description Rows whose name equals the value. */
+                "filter[name][eq]"?: string;
+                /** @description Rows whose name differs from the value (NULL does not match). */
+                "filter[name][neq]"?: string;
+                /** @description Rows whose name contains the text, case-insensitively. */
+                "filter[name][like]"?: string;
+                /** @description Rows whose name is greater than the value. */
+                "filter[name][gt]"?: string;
+                /** @description Rows whose name is greater than or equal to the value. */
+                "filter[name][gte]"?: string;
+                /** @description Rows whose name is less than the value. */
+                "filter[name][lt]"?: string;
+                /** @description Rows whose name is less than or equal to the value. */
+                "filter[name][lte]"?: string;
+                /** @description Rows whose name is greater than the value, or NULL. */
+                "filter[name][gtn]"?: string;
+                /** @description Rows whose name is less than the value, or NULL. */
+                "filter[name][ltn]"?: string;
+                /** @description Rows whose name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][in]"?: string[];
+                /** @description Rows whose name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][nin]"?: string[];
+                /** @description Rows whose name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[name][btw]"?: string[];
+                /** @description Rows whose name is not NULL. Send true. */
+                "filter[name][nn]"?: true;
+                /** @description Rows whose name is NULL. Send true. */
+                "filter[name][null]"?: true;
+                /** @description Rows whose price equals the value. */
+                "filter[price][eq]"?: number;
+                /** @description Rows whose price differs from the value (NULL does not match). */
+                "filter[price][neq]"?: number;
+                /** @description Rows whose price is greater than the value. */
+                "filter[price][gt]"?: number;
+                /** @description Rows whose price is greater than or equal to the value. */
+                "filter[price][gte]"?: number;
+                /** @description Rows whose price is less than the value. */
+                "filter[price][lt]"?: number;
+                /** @description Rows whose price is less than or equal to the value. */
+                "filter[price][lte]"?: number;
+                /** @description Rows whose price is greater than the value, or NULL. */
+                "filter[price][gtn]"?: number;
+                /** @description Rows whose price is less than the value, or NULL. */
+                "filter[price][ltn]"?: number;
+                /** @description Rows whose price is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][in]"?: number[];
+                /** @description Rows whose price is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][nin]"?: number[];
+                /** @description Rows whose price lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[price][btw]"?: number[];
+                /** @description Rows whose price is not NULL. Send true. */
+                "filter[price][nn]"?: true;
+                /** @description Rows whose price is NULL. Send true. */
+                "filter[price][null]"?: true;
+                /** @description Rows whose categoryId equals the value. */
+                "filter[categoryId][eq]"?: string;
+                /** @description Rows whose categoryId differs from the value (NULL does not match). */
+                "filter[categoryId][neq]"?: string;
+                /** @description Rows whose categoryId is greater than the value. */
+                "filter[categoryId][gt]"?: string;
+                /** @description Rows whose categoryId is greater than or equal to the value. */
+                "filter[categoryId][gte]"?: string;
+                /** @description Rows whose categoryId is less than the value. */
+                "filter[categoryId][lt]"?: string;
+                /** @description Rows whose categoryId is less than or equal to the value. */
+                "filter[categoryId][lte]"?: string;
+                /** @description Rows whose categoryId is greater than the value, or NULL. */
+                "filter[categoryId][gtn]"?: string;
+                /** @description Rows whose categoryId is less than the value, or NULL. */
+                "filter[categoryId][ltn]"?: string;
+                /** @description Rows whose categoryId is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][in]"?: string[];
+                /** @description Rows whose categoryId is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][nin]"?: string[];
+                /** @description Rows whose categoryId lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[categoryId][btw]"?: string[];
+                /** @description Rows whose categoryId is not NULL. Send true. */
+                "filter[categoryId][nn]"?: true;
+                /** @description Rows whose categoryId is NULL. Send true. */
+                "filter[categoryId][null]"?: true;
+                /** @description Rows whose deletedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][eq]"?: string;
+                /** @description Rows whose deletedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][neq]"?: string;
+                /** @description Rows whose deletedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gt]"?: string;
+                /** @description Rows whose deletedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gte]"?: string;
+                /** @description Rows whose deletedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lt]"?: string;
+                /** @description Rows whose deletedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][lte]"?: string;
+                /** @description Rows whose deletedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][gtn]"?: string;
+                /** @description Rows whose deletedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[deletedAt][ltn]"?: string;
+                /** @description Rows whose deletedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][in]"?: string[];
+                /** @description Rows whose deletedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][nin]"?: string[];
+                /** @description Rows whose deletedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[deletedAt][btw]"?: string[];
+                /** @description Rows whose deletedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][nn]"?: true;
+                /** @description Rows whose deletedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[deletedAt][null]"?: true;
+                /** @description Rows whose createdAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][eq]"?: string;
+                /** @description Rows whose createdAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][neq]"?: string;
+                /** @description Rows whose createdAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gt]"?: string;
+                /** @description Rows whose createdAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gte]"?: string;
+                /** @description Rows whose createdAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lt]"?: string;
+                /** @description Rows whose createdAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][lte]"?: string;
+                /** @description Rows whose createdAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][gtn]"?: string;
+                /** @description Rows whose createdAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[createdAt][ltn]"?: string;
+                /** @description Rows whose createdAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][in]"?: string[];
+                /** @description Rows whose createdAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][nin]"?: string[];
+                /** @description Rows whose createdAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[createdAt][btw]"?: string[];
+                /** @description Rows whose createdAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][nn]"?: true;
+                /** @description Rows whose createdAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[createdAt][null]"?: true;
+                /** @description Rows whose updatedAt equals the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][eq]"?: string;
+                /** @description Rows whose updatedAt differs from the value (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][neq]"?: string;
+                /** @description Rows whose updatedAt is greater than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gt]"?: string;
+                /** @description Rows whose updatedAt is greater than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gte]"?: string;
+                /** @description Rows whose updatedAt is less than the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lt]"?: string;
+                /** @description Rows whose updatedAt is less than or equal to the value. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][lte]"?: string;
+                /** @description Rows whose updatedAt is greater than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][gtn]"?: string;
+                /** @description Rows whose updatedAt is less than the value, or NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). */
+                "filter[updatedAt][ltn]"?: string;
+                /** @description Rows whose updatedAt is one of the values. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][in]"?: string[];
+                /** @description Rows whose updatedAt is none of the values (NULL does not match). A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][nin]"?: string[];
+                /** @description Rows whose updatedAt lies between the two values, both included. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[updatedAt][btw]"?: string[];
+                /** @description Rows whose updatedAt is not NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][nn]"?: true;
+                /** @description Rows whose updatedAt is NULL. A date bound (2026, 2026-01, 2026-01-31) or an instant (2026-01-31T09:30:00Z). Send true. */
+                "filter[updatedAt][null]"?: true;
+                /** @description Rows whose category.name equals the value. */
+                "filter[category.name][eq]"?: string;
+                /** @description Rows whose category.name differs from the value (NULL does not match). */
+                "filter[category.name][neq]"?: string;
+                /** @description Rows whose category.name contains the text, case-insensitively. */
+                "filter[category.name][like]"?: string;
+                /** @description Rows whose category.name is greater than the value. */
+                "filter[category.name][gt]"?: string;
+                /** @description Rows whose category.name is greater than or equal to the value. */
+                "filter[category.name][gte]"?: string;
+                /** @description Rows whose category.name is less than the value. */
+                "filter[category.name][lt]"?: string;
+                /** @description Rows whose category.name is less than or equal to the value. */
+                "filter[category.name][lte]"?: string;
+                /** @description Rows whose category.name is greater than the value, or NULL. */
+                "filter[category.name][gtn]"?: string;
+                /** @description Rows whose category.name is less than the value, or NULL. */
+                "filter[category.name][ltn]"?: string;
+                /** @description Rows whose category.name is one of the values. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][in]"?: string[];
+                /** @description Rows whose category.name is none of the values (NULL does not match). Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][nin]"?: string[];
+                /** @description Rows whose category.name lies between the two values, both included. Repeat the parameter per value, or send one comma-separated value. */
+                "filter[category.name][btw]"?: string[];
+                /** @description Rows whose category.name is not NULL. Send true. */
+                "filter[category.name][nn]"?: true;
+                /** @description Rows whose category.name is NULL. Send true. */
+                "filter[category.name][null]"?: true;
+                /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
+                /** @description Rows any of whose term fields contains the text, case-insensitively */
+                "filter[term]"?: string;
             };
             header?: never;
             path?: never;
@@ -3446,6 +4101,32 @@ export interface operations {
                 "filter[category.name][nn]"?: true;
                 /** @description Rows whose category.name is NULL. Send true. */
                 "filter[category.name][null]"?: true;
+                /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
                 /** @description Rows any of whose term fields contains the text, case-insensitively */
                 "filter[term]"?: string;
                 /**
@@ -3757,6 +4438,32 @@ export interface operations {
                 "filter[category.name][nn]"?: true;
                 /** @description Rows whose category.name is NULL. Send true. */
                 "filter[category.name][null]"?: true;
+                /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
                 /** @description Rows any of whose term fields contains the text, case-insensitively */
                 "filter[term]"?: string;
                 /**
@@ -4080,6 +4787,32 @@ export interface operations {
                 "filter[category.name][nn]"?: true;
                 /** @description Rows whose category.name is NULL. Send true. */
                 "filter[category.name][null]"?: true;
+                /**
+                 * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$or]"?: {
+                    [key: string]: unknown;
+                }[];
+                /**
+                 * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
+                 * @example [
+                 *       {
+                 *         "id": {
+                 *           "nn": true
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "filter[$and]"?: {
+                    [key: string]: unknown;
+                }[];
                 /** @description Rows any of whose term fields contains the text, case-insensitively */
                 "filter[term]"?: string;
                 /**
