@@ -82,6 +82,25 @@ for (const db of databases)
         assert.deepEqual(again.body.data, [{ name: 'Ball', categoryId: 4 }]);
       });
 
+      it('keeps the named fields on cursor pages too, next page included', async () => {
+        const first = await server.get('/products?fields=price,name&sort=name&perPage=2&cursor=');
+        assert.equal(first.status, 200, first.text);
+        assert.deepEqual(first.body.data, [
+          { price: 10, name: 'Ball' },
+          { price: 900, name: 'Laptop' },
+        ]);
+        const next = first.body.meta.pagination.next as string;
+        const second = await server.get(`/products?fields=price,name&sort=name&perPage=2&cursor=${next}`);
+        assert.equal(second.status, 200, second.text);
+        assert.deepEqual(
+          second.body.data.map((row: object) => Object.keys(row)),
+          [
+            ['price', 'name'],
+            ['price', 'name'],
+          ],
+        );
+      });
+
       it('limits each included record to its named fields, a list of them too, and keeps an association named whole', async () => {
         const one = await server.get('/products?fields=name,category.name&include=category&sort=name');
         assert.equal(one.status, 200, one.text);
