@@ -6,21 +6,20 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Context } from 'koa';
-import type { FindOptions, Model, ModelStatic, OrderItem } from 'sequelize';
+import type { FindOptions, Model, ModelStatic } from 'sequelize';
 import { includesFor } from '../compile/include.js';
 import { compileSearch } from '../compile/search.js';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
-import type { ValueKind } from '../core/attribute-kinds.js';
 import { csvColumns, csvRow, type CsvColumn } from '../core/csv-cells.js';
 import { csvField, csvLine } from '../core/csv-line.js';
 import { ownFields } from '../core/sparse-fields.js';
-import { batchReader, KEY_ALIAS } from '../execute/batches.js';
+import { batchReader, KEY_ALIAS, relationSorts } from '../execute/batches.js';
 import { underFreshDeadline } from '../execute/deadline.js';
 import { endSnapshot, openSnapshot } from '../execute/snapshot.js';
 import type { HookResult } from '../resource/resource.js';
 import { rowScopesOf } from '../resource/row-scopes.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
-import type { Reply, SearchPlan } from '../types.js';
+import type { Reply } from '../types.js';
 import { fastColumns, type FastColumn } from './export-fast.js';
 import { serializerFor } from './records.js';
 import { planSearchRequest, relationSettings, unreadableJsonReply } from './search.js';
@@ -162,24 +161,6 @@ function csvColumnsOf(
 }
 
 type Batch = IteratorResult<Model[], undefined>;
-
-/**
- * The relation sorts the action compiled, by order item, with the kind of value each sorts by: the keyset may follow
- * them.
- */
-function relationSorts(
-  model: ModelStatic<Model>,
-  plan: SearchPlan,
-  order: FindOptions['order'],
-): Map<unknown, ValueKind> {
-  const known = new Map<unknown, ValueKind>();
-  const items = (Array.isArray(order) ? order : []) as OrderItem[];
-  plan.order.forEach(([path], i) => {
-    const [column] = csvColumns(model, { [path]: path });
-    if (path.includes('.') && items[i] !== undefined && column?.kind !== undefined) known.set(items[i], column.kind);
-  });
-  return known;
-}
 
 /** A batch of raw rows as CSV text: each column's reader, quoted as RFC 4180 wants, no object per row. */
 function fastText(columns: readonly FastColumn[], rows: readonly Record<string, unknown>[]): string {

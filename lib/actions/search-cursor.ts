@@ -3,16 +3,15 @@
  * tiebreak (the same keyset as the export's batches), with signed `next` and `prev` cursors.
  */
 import { randomBytes } from 'node:crypto';
-import { Op, Sequelize, type FindOptions, type Model, type OrderItem } from 'sequelize';
+import { Op, Sequelize, type FindOptions, type Model } from 'sequelize';
 import type { ValueKind } from '../core/attribute-kinds.js';
-import { csvColumns } from '../core/csv-cells.js';
 import { cursorPage, encodeCursor, invalidCursor, reversedDirection, type CursorValue } from '../core/cursor.js';
 import { keysetSql } from '../core/keyset.js';
-import { KEY_ALIAS, keysetPlan, withCaptures } from '../execute/batches.js';
+import { pickFields } from '../core/sparse-fields.js';
+import { KEY_ALIAS, keysetPlan, relationSorts, withCaptures } from '../execute/batches.js';
 import type { ActionScope } from '../resource/scope.js';
 import type { Reply, SearchPlan } from '../types.js';
 import { serializerFor } from './records.js';
-import { pickFields } from '../core/sparse-fields.js';
 import { rowsStage } from './stages.js';
 
 /** The secret of this process, for cursors when `search.cursor_secret` is null: other processes do not know it. */
@@ -112,21 +111,6 @@ function reversedItem(item: unknown, known: Map<unknown, ValueKind>): unknown {
   const reversed = [item[0], reversedDirection(item[1])];
   if (known.has(item)) known.set(reversed, known.get(item)!);
   return reversed;
-}
-
-/** The relation sorts the plan compiled, by order item, with the kind of value each sorts by (as the export's). */
-function relationSorts(
-  model: ActionScope['model'],
-  plan: SearchPlan,
-  order: FindOptions['order'],
-): Map<unknown, ValueKind> {
-  const known = new Map<unknown, ValueKind>();
-  const items = (Array.isArray(order) ? order : []) as OrderItem[];
-  plan.order.forEach(([path], i) => {
-    const [column] = csvColumns(model, { [path]: path });
-    if (path.includes('.') && items[i] !== undefined && column?.kind !== undefined) known.set(items[i], column.kind);
-  });
-  return known;
 }
 
 function unfollowable() {

@@ -2,8 +2,18 @@
  * batchReader: a query's rows read batch by batch, for streaming exports, by keyset over the whole sort tuple where it
  * can follow the order.
  */
-import { Op, Sequelize, type FindOptions, type Model, type ModelStatic, type Transaction } from 'sequelize';
+import {
+  Op,
+  Sequelize,
+  type FindOptions,
+  type Model,
+  type ModelStatic,
+  type OrderItem,
+  type Transaction,
+} from 'sequelize';
 import { kindOf, type ValueKind } from '../core/attribute-kinds.js';
+import { csvColumns } from '../core/csv-cells.js';
+import type { SearchPlan } from '../types.js';
 import { keysetSql, orderDirection, type KeyColumn } from '../core/keyset.js';
 
 /**
@@ -191,4 +201,23 @@ export function withCaptures(
   if (attributes === undefined) return { include: captures } as FindOptions['attributes'];
   if (Array.isArray(attributes)) return [...attributes, ...captures] as FindOptions['attributes'];
   return { ...attributes, include: [...(attributes.include ?? []), ...captures] } as FindOptions['attributes'];
+}
+
+/**
+ * The relation sorts a search plan compiled to `order`, by order item, with the kind of value each sorts by: the
+ * keyset (the export's batches, cursor pages) may follow them.
+ * @example keysetPlan(model, order, { known: relationSorts(model, plan, compiled.order) })
+ */
+export function relationSorts(
+  model: ModelStatic<Model>,
+  plan: SearchPlan,
+  order: FindOptions['order'],
+): Map<unknown, ValueKind> {
+  const known = new Map<unknown, ValueKind>();
+  const items = (Array.isArray(order) ? order : []) as OrderItem[];
+  plan.order.forEach(([path], i) => {
+    const [column] = csvColumns(model, { [path]: path });
+    if (path.includes('.') && items[i] !== undefined && column?.kind !== undefined) known.set(items[i], column.kind);
+  });
+  return known;
 }

@@ -76,28 +76,7 @@ for (const db of databases)
       it('returns exactly the rows, order and count of a filter-sort-slice, through a belongs-to and a has-many association too, and the fields of a fieldset', async () => {
         await fc.assert(
           fc.asyncProperty(worldArb, searchArb, async (world, request) => {
-            const rows = modelRows(world);
-            const gone = (deleted: boolean) => (deleted ? new Date() : null);
-            for (const model of [Group, Item, Note]) await model.destroy({ where: {} });
-            await Group.bulkCreate(
-              world.groups.map((group, i) => ({ id: i + 1, name: group.name, deletedAt: gone(group.deleted) })),
-            );
-            await Item.bulkCreate(
-              rows.map(({ deleted, group, groupName: _, notes: __, ...row }) => ({
-                ...row,
-                groupId: group === null ? null : group + 1,
-                deletedAt: gone(deleted),
-              })),
-            );
-            if (world.notes.length > 0)
-              await Note.bulkCreate(
-                world.notes.map((note, i) => ({
-                  id: i + 1,
-                  itemId: note.item + 1,
-                  text: note.text,
-                  deletedAt: gone(note.deleted),
-                })),
-              );
+            const rows = await load(world);
             const res = await server.get(`/items?${queryOf(request)}`);
             assert.equal(res.status, 200, res.text);
             const expected = modelSearch(rows, request);
@@ -113,7 +92,7 @@ for (const db of databases)
         );
       });
 
-      /** Empties the tables and writes the world's rows (as the first property does); returns the oracle's rows. */
+      /** Empties the tables and writes the world's rows; returns the oracle's rows. */
       async function load(world: World): Promise<ModelRow[]> {
         const rows = modelRows(world);
         const gone = (deleted: boolean) => (deleted ? new Date() : null);
