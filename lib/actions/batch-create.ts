@@ -1,4 +1,5 @@
 /** Create many: `POST <uri>` with a JSON array of objects, every record created in one transaction. */
+import { noteWritten } from '../execute/live-outbox.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Model, ModelStatic, Transaction } from 'sequelize';
 import { batchItems, itemFailures } from '../core/batch-plan.js';
@@ -94,6 +95,7 @@ async function createAll(
       created.push(await model.create(data, { transaction }).catch((e: unknown) => itemError(scope, index, e)));
     }
   }
+  noteWritten(transaction, created);
   for (const [index, record] of created.entries()) {
     await Promise.resolve(scope.hook('afterCreate', record)).catch((e: unknown) => itemError(scope, index, e));
   }

@@ -45,6 +45,14 @@ export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
   export_csv: { http_status: 200, batch_size: 1000, use_master: false },
   cors: { origins: [], credentials: false, max_age: 600 },
   batch: { max_records: 1000 },
+  live: {
+    retention_s: 86_400,
+    heartbeat_s: 15,
+    max_buffered_events: 1000,
+    max_subscribers: 10_000,
+    poll_ms: 1000,
+    retry_ms: 3000,
+  },
 });
 
 /**
