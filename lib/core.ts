@@ -64,7 +64,7 @@ export type {
   SoftDeleteHooks,
   RestoreHooks,
 } from './controller/typed-hooks.js';
-export { ROUTE_TABLE, CRUD_METHODS, BATCH_ROUTE_TABLE, routeTable } from './core/route-table.js';
+export { ROUTE_TABLE, CRUD_METHODS, BATCH_ROUTE_TABLE, LIVE_ROUTE, routeTable } from './core/route-table.js';
 export { batchItems, filterProblem, matchProblem, itemFailures, groupByData, dataKey } from './core/batch-plan.js';
 export { planRoutes, abilityOf, type ControllerShape } from './core/plan-routes.js';
 export { parseSort, parseSortItems, processSort } from './core/sort-parser.js';

@@ -159,7 +159,11 @@ function checkLeaf(
       ? E.right(value)
       : invalid(path, value, 'a plain identifier');
   }
-  if (key === 'timeout_ms')
+  if (key === 'heartbeat_s')
+    return Number.isSafeInteger(value) && (value as number) > 0 && (value as number) <= MAX_TIMER_MS / 1000
+      ? E.right(value)
+      : invalid(path, value, `a positive integer up to ${Math.floor(MAX_TIMER_MS / 1000)}`);
+  if (key === 'timeout_ms' || key === 'poll_ms')
     return Number.isSafeInteger(value) && (value as number) > 0 && (value as number) <= MAX_TIMER_MS
       ? E.right(value)
       : invalid(path, value, `a positive integer up to ${MAX_TIMER_MS}`);
