@@ -18,9 +18,18 @@ const json = (body: unknown): RequestInit => ({ headers: { 'content-type': 'appl
 describe('docs/guide/live-updates.md', () => {
   it('includes its example, is in the sidebar, and names every event kind and live.* key', () => {
     for (const region of ['resource', 'controller', 'app', 'outbox']) assert.ok(PAGE.includes(`<<< @/examples/live/notes.ts#${region}`));
+    for (const region of ['react-admin', 'refine']) assert.ok(PAGE.includes(`<<< @/examples/live/clients.ts#${region}`));
     assert.ok(readFileSync('docs/.vitepress/config.ts', 'utf8').includes("'/guide/live-updates'"));
     for (const kind of [...Object.values(CHANGE_KINDS), 'reset']) assert.ok(PAGE.includes(`| \`${kind}\` |`), kind);
     for (const key of Object.keys(DEFAULT_CONFIG.live)) assert.ok(PAGE.includes(`live.${key}`), key);
+  });
+});
+
+describe('docs/examples/live/clients.ts', () => {
+  it('builds both providers with the realtime methods', async () => {
+    const { provider, live } = await import('../../docs/examples/live/clients.js');
+    for (const method of ['subscribe', 'unsubscribe', 'publish', 'getList'] as const) assert.equal(typeof provider[method], 'function');
+    for (const method of ['subscribe', 'unsubscribe', 'publish'] as const) assert.equal(typeof live[method], 'function');
   });
 });
 
