@@ -9,6 +9,7 @@
  *   npm run bench -- write-mix 20     mixed-load.ts: 64 clients mixing every write, SQLite and PostgreSQL
  *   npm run bench -- soak 10          mixed-load.ts: N minutes of mixed load, memory sampled after GC
  *   npm run bench -- batch 1000       batch.ts: batch PATCH and array POST against single requests
+ *   npm run bench -- live 1000        live.ts: the change feed's write cost, idle subscribers and fan-out
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +48,11 @@ const BENCHMARKS: Record<string, { readonly file: string; readonly about: string
       file: 'batch.ts',
       about: 'PATCH by filter and array POST of N (1000) records against N single requests, SQLite and PostgreSQL',
       lead: ['run'],
+    },
+    live: {
+      file: 'live.ts',
+      about: 'the change feed: a live write against a plain one; N (1000) idle subscribers, RSS and fan-out p99',
+      lead: [],
     },
   };
 
