@@ -53,13 +53,6 @@ export async function changesAction(scope: ActionScope): Promise<Reply | undefin
     };
   const hub = liveHub(model.sequelize!, live);
   const body = new PassThrough();
-  ctx.status = 200;
-  ctx.type = 'text/event-stream; charset=utf-8';
-  ctx.set(STREAM_HEADERS);
-  ctx.req.socket.setTimeout(0);
-  ctx.req.socket.setNoDelay(true);
-  ctx.body = body;
-  body.write(frameRetry(live.retry_ms));
   let waiting = 0;
   body.on('drain', () => {
     waiting = 0;
@@ -78,6 +71,21 @@ export async function changesAction(scope: ActionScope): Promise<Reply | undefin
       ctx.res.destroy();
     },
   };
+  body.write(frameRetry(live.retry_ms));
+  const lastEventId = last.right === undefined ? undefined : BigInt(last.right);
+  // Registered before the headers go: a client that writes once its stream is open hears of its write.
+  const { caughtUp } = await outsideRequests(() => hub.join(subscriber, lastEventId));
+  // Answered meanwhile (the deadline passed while the feed started) or left: nothing to serve.
+  if (ctx.res.headersSent || ctx.res.destroyed) {
+    hub.leave(subscriber);
+    return undefined;
+  }
+  ctx.status = 200;
+  ctx.type = 'text/event-stream; charset=utf-8';
+  ctx.set(STREAM_HEADERS);
+  ctx.req.socket.setTimeout(0);
+  ctx.req.socket.setNoDelay(true);
+  ctx.body = body;
   let left = false;
   const heartbeat = outsideRequests(() =>
     setInterval(() => {
@@ -93,9 +101,8 @@ export async function changesAction(scope: ActionScope): Promise<Reply | undefin
   };
   ctx.res.once('close', leave);
   body.once('close', leave);
-  const lastEventId = last.right === undefined ? undefined : BigInt(last.right);
-  // The headers and the retry hint go out now; catching up runs on while the client reads.
-  void outsideRequests(() => hub.join(subscriber, lastEventId)).catch((error: unknown) => {
+  // The missed events are sent while the client reads.
+  caughtUp.catch((error: unknown) => {
     if (!left) ctx.app.emit('error', error, ctx);
     subscriber.close();
   });

@@ -106,29 +106,33 @@ export class LiveHub {
   }
 
   /**
-   * Adds a subscriber: from now on when `lastEventId` is undefined; else it first receives every event after that id
-   * the outbox holds, in order, or one `reset` frame when the outbox does not hold that id. Resolves once it has
-   * caught up; rejects (and removes it) when the outbox cannot be read.
+   * Adds a subscriber: from the feed's present position when `lastEventId` is undefined; else it first receives every
+   * event after that id the outbox holds, in order, or one `reset` frame when the outbox does not hold that id.
+   * Resolves once it is registered (every later write reaches it), with `caughtUp`, which settles once the missed
+   * events are sent; rejects (and removes it) when the feed cannot start.
    */
-  async join(subscriber: Subscriber, lastEventId: bigint | undefined): Promise<void> {
+  async join(subscriber: Subscriber, lastEventId: bigint | undefined): Promise<{ caughtUp: Promise<void> }> {
     open += 1;
     this.counted.add(subscriber);
     const member: Member = { subscriber, queue: lastEventId === undefined ? undefined : [] };
     try {
       await this.start();
-      if (!this.counted.has(subscriber)) return;
-      const upTo = this.position!.cursor;
-      subscriber.lastSent = upTo;
-      this.members.add(member);
-      if (lastEventId === undefined) return;
-      subscriber.lastSent = lastEventId;
-      await outsideRequests(() => this.catchUp(subscriber, lastEventId, upTo));
-      for (const event of member.queue!) this.hand(subscriber, event);
-      member.queue = undefined;
     } catch (error) {
       this.leave(subscriber);
       throw error;
     }
+    if (!this.counted.has(subscriber)) return { caughtUp: Promise.resolve() };
+    const upTo = this.position!.cursor;
+    subscriber.lastSent = upTo;
+    this.members.add(member);
+    if (lastEventId === undefined) return { caughtUp: Promise.resolve() };
+    subscriber.lastSent = lastEventId;
+    const caughtUp = outsideRequests(async () => {
+      await this.catchUp(subscriber, lastEventId, upTo);
+      for (const event of member.queue!) this.hand(subscriber, event);
+      member.queue = undefined;
+    });
+    return { caughtUp };
   }
 
   /**

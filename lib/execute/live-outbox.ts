@@ -81,18 +81,33 @@ export interface ChangeRow {
  * @example await writeChange(sequelize, { resource: 'Product', kind: 'created', ids: ['7'], scopes: null }, t);
  */
 export async function writeChange(sequelize: Sequelize, row: ChangeRow, transaction: Transaction): Promise<void> {
-  await outboxModel(sequelize).create(
-    {
-      resource: row.resource,
-      kind: row.kind,
-      ids: JSON.stringify(row.ids),
-      scopes: row.scopes === null ? null : JSON.stringify(row.scopes),
-      created_at: new Date(),
-    },
-    { transaction },
+  const values = {
+    resource: row.resource,
+    kind: row.kind,
+    ids: JSON.stringify(row.ids),
+    scopes: row.scopes === null ? null : JSON.stringify(row.scopes),
+    created_at: new Date(),
+  };
+  if (sequelize.getDialect() !== 'postgres') {
+    await outboxModel(sequelize).create(values, { transaction });
+    return;
+  }
+  // One round trip: the insert, and the notification PostgreSQL delivers when (and only when) it commits.
+  const queries = sequelize.getQueryInterface();
+  const columns = Object.keys(values).map((name) => queries.quoteIdentifier(name));
+  const name = outboxModel(sequelize).getTableName() as string | { tableName: string; schema?: string };
+  const table =
+    typeof name === 'string'
+      ? queries.quoteIdentifier(name)
+      : [name.schema, name.tableName]
+          .filter((part) => part !== undefined)
+          .map((part) => queries.quoteIdentifier(part))
+          .join('.');
+  await sequelize.query(
+    `WITH change AS (INSERT INTO ${table} (${columns.join(', ')}) VALUES ($1, $2, $3, $4, $5) RETURNING 1) ` +
+      `SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM change`,
+    { bind: Object.values(values), transaction },
   );
-  if (sequelize.getDialect() === 'postgres')
-    await sequelize.query(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`, { transaction });
 }
 
 /**
