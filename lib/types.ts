@@ -10,7 +10,7 @@ export type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * @example const only: CrudMethod[] = ['search', 'read'];
  */
 export type CrudMethod =
-  'search' | 'options' | 'create' | 'exportCsv' | 'read' | 'update' | 'delete' | 'softDelete' | 'restore';
+  'search' | 'options' | 'create' | 'exportCsv' | 'read' | 'update' | 'delete' | 'softDelete' | 'restore' | 'changes';
 
 /**
  * One row of the spec's route table: what `crud` may register for a controller method.
@@ -54,6 +54,8 @@ export interface PlanOptions {
   readonly optionsPermission?: string | null;
   /** True: the batch routes of the kept update, delete, softDelete and restore are planned too. */
   readonly batch?: boolean;
+  /** True (a resource declared `live: true`): the change feed `GET <uri>/changes` is planned too. */
+  readonly live?: boolean;
 }
 
 /** A sort direction, as Sequelize spells it. */
@@ -206,6 +208,27 @@ export interface FastCrudConfig {
     /** Most records one batch request may create or change; more is a `tooManyRows` fail and nothing changes. */
     readonly max_records: number;
   };
+  /** The change feed of resources declared `live: true` (`GET <uri>/changes`). */
+  readonly live: LiveConfig;
+}
+
+/**
+ * The change feed's settings (`live` in the configuration).
+ * @example const live: LiveConfig = { ...DEFAULT_CONFIG.live, heartbeat_s: 30 };
+ */
+export interface LiveConfig {
+  /** Seconds an event stays in the outbox (`fast_crud_changes`) for clients that resume with `Last-Event-ID`. */
+  readonly retention_s: number;
+  /** Seconds between the comment lines that keep an idle stream open through proxies. */
+  readonly heartbeat_s: number;
+  /** Events a subscriber that stops reading may have waiting before its stream is closed. */
+  readonly max_buffered_events: number;
+  /** Open streams one process serves, over every live resource; beyond it a 503 `tooManySubscribers`. */
+  readonly max_subscribers: number;
+  /** Milliseconds between two reads of the outbox where nothing announces a write (MariaDB). */
+  readonly poll_ms: number;
+  /** Milliseconds an `EventSource` waits before it reconnects (the stream's `retry:` hint). */
+  readonly retry_ms: number;
 }
 
 /**
@@ -290,7 +313,8 @@ export type ErrorCode =
   | 'crossOrigin'
   | 'clientError'
   | 'databaseUnavailable'
-  | 'databaseTimeout';
+  | 'databaseTimeout'
+  | 'tooManySubscribers';
 
 /**
  * How the HTTP status of an error code is decided: a fixed status; `'validation'`, the configured

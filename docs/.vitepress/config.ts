@@ -39,6 +39,7 @@ export default defineConfig({
             { text: 'Plugins', link: '/guide/plugins' },
             { text: 'Validation', link: '/guide/validation' },
             { text: 'Batch writes', link: '/guide/batch-writes' },
+            { text: 'Live updates', link: '/guide/live-updates' },
             { text: 'Configuration', link: '/guide/configuration' },
             { text: 'Errors', link: '/guide/errors' },
             { text: 'Concurrency and caching', link: '/guide/concurrency' },

@@ -1,4 +1,5 @@
 /** Create many: `POST <uri>` with a JSON array of objects, every record created in one transaction. */
+import { noteWritten } from '../execute/live-outbox.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Model, Transaction } from 'sequelize';
 import { batchItems, itemFailures } from '../core/batch-plan.js';
@@ -104,6 +105,7 @@ async function createAll(
     written = { records: created };
   }
   observer?.createdMany?.(scope.ctx, path);
+  noteWritten(transaction, written.records);
   for (const [index, record] of written.records.entries()) {
     await Promise.resolve(scope.hook('afterCreate', record)).catch((e: unknown) => itemError(scope, index, e));
   }

@@ -2,6 +2,7 @@
  * Delete, soft delete and restore many: `DELETE <uri>?filter[...]`, `DELETE <uri>/soft?filter[...]` and
  * `PATCH <uri>/restore?filter[...]`, each over every matching record in one transaction.
  */
+import { noteWritten } from '../execute/live-outbox.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { findFieldOf } from '../core/find-field.js';
 import type { ActionScope } from '../resource/scope.js';
@@ -35,6 +36,7 @@ export async function deleteManyAction(scope: ActionScope): Promise<Reply> {
       await scope.hook('beforeDelete', record);
       values.push(findField === undefined ? null : record.get(findField.attribute));
       await record.destroy({ transaction });
+      noteWritten(transaction, [record]);
       await scope.hook('afterDelete', record);
     }
     return scope.answers.answerSuccess(values, scope.config.delete.http_status);

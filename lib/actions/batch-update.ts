@@ -1,4 +1,5 @@
 /** Update many: `PATCH <uri>?filter[...]` with one JSON object, applied to every matching record in one transaction. */
+import { noteWritten } from '../execute/live-outbox.js';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Model, ModelStatic, Transaction } from 'sequelize';
 import { dataKey, groupByData } from '../core/batch-plan.js';
@@ -47,7 +48,8 @@ export async function updateManyAction(scope: ActionScope): Promise<Reply> {
   return inBatch(scope, 'update', async (transaction) => {
     const perRecord = scope.hasHook('beforeUpdate') || scope.hasHook('afterUpdate') || writesOneByOne(scope.model);
     // A precondition is checked on whole records: the match then reads them whole, even on the one-statement path.
-    const keysOnly = !perRecord && !hasPrecondition(expected);
+    // A live resource's event names each record by its find field and row scopes: read whole too.
+    const keysOnly = !perRecord && !hasPrecondition(expected) && !scope.resource.live;
     const found = await matchingRecords(scope, 'update', 'active', 'modifyUpdateQuery', keysOnly);
     if (E.isLeft(found)) return found.left;
     const records = found.right;
@@ -61,6 +63,7 @@ export async function updateManyAction(scope: ActionScope): Promise<Reply> {
       const key = scope.model.primaryKeyAttributes[0]!;
       const ids = records.map((record) => record.get(key));
       if (ids.length > 0) await scope.model.update(data, { where: { [key]: ids }, transaction });
+      noteWritten(transaction, records);
       return manyReply(scope, 'update', records, scope.config.update);
     }
     const checked = new Set<string>();
@@ -74,6 +77,7 @@ export async function updateManyAction(scope: ActionScope): Promise<Reply> {
       writes.push([record, data]);
     }
     await writeUpdates(scope.model, writes, transaction);
+    noteWritten(transaction, records);
     for (const record of records) await scope.hook('afterUpdate', record);
     return manyReply(scope, 'update', records, scope.config.update);
   });

@@ -14,6 +14,7 @@ import { checkReferences } from './references.js';
 import { inTransaction, recordReply } from './records.js';
 import { relationalFailReply, relationalStep } from './relation-writes.js';
 import { dataStage } from './stages.js';
+import { noteWritten } from '../execute/live-outbox.js';
 
 /**
  * Serves `POST <uri>`: fillable fields of the body, validated by the model, written in one
@@ -31,6 +32,7 @@ export async function createAction(scope: ActionScope): Promise<Reply> {
     const { data, write } = await relationalStep(scope, 'create', staged, transaction);
     await checkReferences(scope.model, data, await rowScopesOf(scope, 'create'), transaction);
     const created = await scope.model.create(data, { transaction });
+    noteWritten(transaction, [created]);
     await write(created);
     await scope.hook('afterCreate', created);
     return { record: created, reply: await recordReply(scope, 'create', created, scope.config.create) };

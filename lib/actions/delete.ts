@@ -7,6 +7,7 @@ import { controllerScope, type ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
 import { conditionalHeaders, ifMatchRequired, recordPrecondition, refusedReply } from './preconditions.js';
 import { findRecord, inTransaction } from './records.js';
+import { noteWritten } from '../execute/live-outbox.js';
 
 /**
  * Serves `DELETE <uri>/{id}`: removes the row (a `paranoid` model soft-deletes, as Sequelize
@@ -25,6 +26,7 @@ export async function deleteAction(scope: ActionScope): Promise<Reply> {
     if (refused !== undefined) return refusedReply(refused);
     await scope.hook('beforeDelete', record);
     await record.destroy({ transaction });
+    noteWritten(transaction, [record]);
     await scope.hook('afterDelete', record);
     return scope.answers.answerSuccess(null, scope.config.delete.http_status);
   });

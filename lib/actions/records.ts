@@ -15,6 +15,10 @@ import { withRecordTag } from './record-tag.js';
 import { committedStage, queryStage, rowsStage, type QueryHook } from './stages.js';
 import { serializeWrites, writeTransactionOptions } from './sqlite-writes.js';
 import { withholdDeepRecord } from './withheld.js';
+import { changeKindOf } from '../core/live-feed.js';
+import { announceChange } from '../execute/live-hub.js';
+import { pruneChanges, takeWritten, writeChange } from '../execute/live-outbox.js';
+import { rowScopesOf } from '../resource/row-scopes.js';
 
 export type { HookResult } from '../resource/resource.js';
 
@@ -114,12 +118,34 @@ export async function readBack(scope: ActionScope, record: Model): Promise<Model
 }
 
 /**
+ * Writes the change feed's event of a live resource's write in its transaction: the find-field values of the records
+ * the action noted (`noteWritten`), and for each the values its model's row scopes name. False when it noted none
+ * (a 404, a failed precondition).
+ */
+async function recordChange(scope: ActionScope, action: CrudMethod, transaction: Transaction): Promise<boolean> {
+  const records = takeWritten(transaction);
+  const kind = changeKindOf(action);
+  if (records.length === 0 || kind === undefined) return false;
+  const findField = findFieldOf(scope.model, scope.config, 'read');
+  const key = findField?.attribute ?? scope.model.primaryKeyAttribute;
+  const attributes = ((await rowScopesOf(scope, action)).get(scope.model) ?? []).map((rowScope) => rowScope.attribute);
+  const scopes =
+    attributes.length === 0
+      ? null
+      : records.map((record) => Object.fromEntries(attributes.map((name) => [name, record.get(name)])));
+  const ids = records.map((record) => String(record.get(key)));
+  await writeChange(scope.model.sequelize!, { resource: scope.model.name, kind, ids, scopes }, transaction);
+  return true;
+}
+
+/**
  * Runs a write in one managed transaction, exposed to hooks as the scope's (and controller's)
  * `transaction`; anything thrown inside rolls the whole write back. On SQLite the writes of one
  * database run one at a time (`serializeWrites`), so a burst of requests queues instead of failing,
  * each as `BEGIN IMMEDIATE` (`writeTransactionOptions`). Once it committed, the plugins' `committed`
  * stage hears of it as `action` (with the transaction's id on PostgreSQL with read replicas, asked before
- * the commit and only when a plugin has that stage): a batch write names its own action the same way.
+ * the commit and only when a plugin has that stage): a batch write names its own action the same way. A live
+ * resource's write also writes its change event in the transaction (`recordChange`), announced once it committed.
  * @example return inTransaction(scope, 'update', async (transaction) => { … })
  */
 export async function inTransaction<T>(
@@ -130,11 +156,13 @@ export async function inTransaction<T>(
   const sequelize = scope.model.sequelize!;
   const notify = scope.resource.plugins.some((plugin) => plugin.committed !== undefined);
   let transactionId: string | undefined;
+  let changed = false;
   const result = await serializeWrites(sequelize, () =>
     sequelize.transaction(writeTransactionOptions(sequelize), async (transaction) => {
       scope.transaction = transaction;
       try {
         const done = await work(transaction);
+        if (scope.resource.live) changed = await recordChange(scope, action, transaction);
         if (notify) transactionId = await writeTransactionId(sequelize, transaction);
         return done;
       } finally {
@@ -142,6 +170,10 @@ export async function inTransaction<T>(
       }
     }),
   );
+  if (changed) {
+    announceChange(sequelize);
+    pruneChanges(sequelize, scope.config.live.retention_s);
+  }
   if (notify) await committedStage(scope, action, { transactionId, committedAt: Date.now() });
   return result;
 }

@@ -2,6 +2,7 @@
  * The softDelete and restore actions: `DELETE <uri>/{id}/soft` and `PATCH|PUT <uri>/{id}/restore`, as lifecycles and
  * mixins.
  */
+import { noteWritten } from '../execute/live-outbox.js';
 import type { Context } from 'koa';
 import type { FindOptions, Model, Transaction } from 'sequelize';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
@@ -140,6 +141,7 @@ export async function softDeleteRecord(
   if (!paranoid) record.set(deletedAt!, now);
   await record.save({ transaction });
   if (paranoid) await record.destroy({ transaction });
+  noteWritten(transaction, [record]);
   await scope.hook('afterSoftDelete', record);
 }
 
@@ -157,5 +159,6 @@ export async function restoreRecord(scope: ActionScope, record: Model, transacti
   else record.set(deletedAt!, null);
   if (deletedBy !== undefined) record.set(deletedBy, null);
   await record.save({ transaction });
+  noteWritten(transaction, [record]);
   await scope.hook('afterRestore', record);
 }

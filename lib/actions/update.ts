@@ -19,6 +19,7 @@ import {
   type RecordExpectation,
 } from './preconditions.js';
 import { findRecord, inTransaction, recordReply } from './records.js';
+import { noteWritten } from '../execute/live-outbox.js';
 import { relationalFailReply, relationalStep } from './relation-writes.js';
 import { dataStage } from './stages.js';
 
@@ -52,6 +53,7 @@ export async function updateAction(scope: ActionScope): Promise<Reply> {
     const { data, write } = await relationalStep(scope, 'update', staged, transaction);
     await checkReferences(scope.model, data, await rowScopesOf(scope, 'update'), transaction);
     await record.update(data, { transaction });
+    noteWritten(transaction, [record]);
     await write(record);
     await scope.hook('afterUpdate', record);
     return recordReply(scope, 'update', record, scope.config.update);

@@ -3,6 +3,7 @@
  * runs in the browser and imports nothing from the server, ra-core included: its types are
  * declared here, structurally compatible with ra-core's `DataProvider`.
  */
+import { clientKind, liveFeeds, type LiveOptions } from './live.js';
 import { OPERATORS } from '../core/operators.js';
 import {
   autocompleteLabel,
@@ -35,6 +36,7 @@ import {
 } from './protocol.js';
 
 export { CONFLICT_MESSAGE } from './protocol.js';
+export type { EventSourceClass, EventSourceLike, LiveOptions, MessageEventLike } from './live.js';
 export type {
   ClientOptions,
   FailItem,
@@ -544,4 +546,69 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date) return false;
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A realtime event as react-admin's realtime hooks (ra-realtime) hand it to a subscriber: the kind (`created`,
+ * `updated`, `deleted`; a soft delete is `deleted`, a restore `created`, a `reset` of the feed `updated`), the topic,
+ * and the ids written.
+ * @example { type: 'updated', topic: 'resource/products', payload: { ids: ['7'] }, date: new Date() }
+ */
+export interface RaRealtimeEvent {
+  readonly type: string;
+  readonly topic?: string;
+  readonly payload: { readonly ids?: readonly (string | number)[]; readonly [key: string]: unknown };
+  readonly date?: Date;
+}
+
+/** The realtime methods react-admin's realtime hooks call on a data provider. */
+export interface RaRealtime {
+  /** Starts delivering the events of `resource/<name>` (every record) or `resource/<name>/<id>` (one record). */
+  subscribe(topic: string, callback: (event: RaRealtimeEvent) => void): Promise<{ data: null }>;
+  /** Stops what `subscribe` started with the same topic and callback. */
+  unsubscribe(topic: string, callback: (event: RaRealtimeEvent) => void): Promise<{ data: null }>;
+  /** Delivers an event to this page's subscribers of the topic (the server's events come from its feed). */
+  publish(topic: string, event: RaRealtimeEvent): Promise<{ data: null }>;
+}
+
+/**
+ * The realtime half of a react-admin data provider, over the change feed (`live: true` resources): spread it into
+ * the data provider. Each resource's topics share one `EventSource` on `GET <uri>/changes`, which resumes with
+ * `Last-Event-ID` after a drop. An `EventSource` sends no custom header: the feed is authenticated by cookies.
+ * @example const provider = { ...dataProvider('/api'), ...realtime('/api') };
+ */
+export function realtime(apiUrl: string, options: LiveOptions = {}): RaRealtime {
+  const feeds = liveFeeds(apiUrl, options);
+  const subscriptions = new Map<string, Map<(event: RaRealtimeEvent) => void, () => void>>();
+  const local = new Map<string, Set<(event: RaRealtimeEvent) => void>>();
+  const done = { data: null } as const;
+  return {
+    subscribe(topic, callback) {
+      const match = /^resource\/([^/]+)(?:\/(.+))?$/.exec(topic);
+      const byCallback = subscriptions.get(topic) ?? new Map<(event: RaRealtimeEvent) => void, () => void>();
+      subscriptions.set(topic, byCallback);
+      if (!local.has(topic)) local.set(topic, new Set());
+      local.get(topic)!.add(callback);
+      if (match !== null && !byCallback.has(callback)) {
+        const [, resource, id] = match;
+        const stop = feeds.listen(resource!, (kind, ids) => {
+          const shown = id === undefined || kind === 'reset' ? ids : ids.filter((one) => one === id);
+          if (kind !== 'reset' && shown.length === 0) return;
+          callback({ type: clientKind(kind), topic, payload: { ids: shown }, date: new Date() });
+        });
+        byCallback.set(callback, stop);
+      }
+      return Promise.resolve(done);
+    },
+    unsubscribe(topic, callback) {
+      subscriptions.get(topic)?.get(callback)?.();
+      subscriptions.get(topic)?.delete(callback);
+      local.get(topic)?.delete(callback);
+      return Promise.resolve(done);
+    },
+    publish(topic, event) {
+      for (const callback of [...(local.get(topic) ?? [])]) callback({ topic, date: new Date(), ...event });
+      return Promise.resolve(done);
+    },
+  };
 }

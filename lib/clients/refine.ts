@@ -3,6 +3,7 @@
  * browser and imports nothing from the server, @refinedev/core included: its types are declared
  * here, structurally compatible with Refine's `DataProvider`.
  */
+import { clientKind, liveFeeds, type LiveOptions } from './live.js';
 import { OPERATORS } from '../core/operators.js';
 import {
   autocompleteLabel,
@@ -38,6 +39,7 @@ import {
 } from './protocol.js';
 
 export { CONFLICT_MESSAGE } from './protocol.js';
+export type { EventSourceClass, EventSourceLike, LiveOptions, MessageEventLike } from './live.js';
 export type {
   ClientOptions,
   FailItem,
@@ -695,4 +697,78 @@ export function toHttpError(
       ? (fieldErrors(withField) as Record<string, string>)
       : undefined;
   return new HttpError(error.message, error.status, error.items, error.envelope, errors);
+}
+
+/**
+ * A live event as Refine's `liveProvider` hands it to a subscription: the channel (`resources/<name>`), the kind
+ * (`created`, `updated`, `deleted`; a soft delete is `deleted`, a restore `created`, a `reset` of the feed `updated`),
+ * the ids written, and when it came.
+ * @example { channel: 'resources/products', type: 'updated', payload: { ids: ['7'] }, date: new Date() }
+ */
+export interface RefineLiveEvent {
+  channel: string;
+  type: string;
+  payload: { ids?: (string | number)[]; [key: string]: unknown };
+  date: Date;
+}
+
+/** What Refine passes to `liveProvider.subscribe`. */
+export interface RefineLiveSubscribeOptions {
+  channel: string;
+  types: string[];
+  callback: (event: RefineLiveEvent) => void;
+  params?: { ids?: (string | number)[]; id?: string | number; [key: string]: unknown };
+}
+
+/** A live provider, structurally Refine's `LiveProvider`. */
+export interface KoaFastCrudLiveProvider {
+  subscribe(options: RefineLiveSubscribeOptions): { readonly channel: string; stop(): void };
+  unsubscribe(subscription: { stop(): void }): void;
+  publish(event: RefineLiveEvent): void;
+}
+
+/**
+ * A Refine `liveProvider` over the change feed (`live: true` resources): `<Refine liveProvider={liveProvider('/api')}
+ * options={{ liveMode: 'auto' }}>`. Channel `resources/<name>` listens to `GET <uri>/changes` (one `EventSource` per
+ * resource, resuming with `Last-Event-ID` after a drop); `params.ids` (a show or edit page) keeps the events of those
+ * records, trimmed to them. An `EventSource` sends no custom header: the feed is authenticated by cookies.
+ * @example const live = liveProvider('/api');
+ */
+export function liveProvider(apiUrl: string, options: LiveOptions = {}): KoaFastCrudLiveProvider {
+  const feeds = liveFeeds(apiUrl, options);
+  const local = new Map<string, Set<RefineLiveSubscribeOptions>>();
+  const wanted = (subscription: RefineLiveSubscribeOptions, type: string) =>
+    subscription.types.length === 0 || subscription.types.includes('*') || subscription.types.includes(type);
+  return {
+    subscribe(subscription) {
+      const { channel, callback, params } = subscription;
+      const only = params?.ids ?? (params?.id === undefined ? undefined : [params.id]);
+      const ids = only === undefined ? undefined : new Set(only.map(String));
+      const match = /^resources\/(.+)$/.exec(channel);
+      local.set(channel, (local.get(channel) ?? new Set()).add(subscription));
+      const stopFeed =
+        match === null
+          ? () => undefined
+          : feeds.listen(match[1]!, (kind, written) => {
+              const type = clientKind(kind);
+              const shown = ids === undefined || kind === 'reset' ? written : written.filter((id) => ids.has(id));
+              if ((kind !== 'reset' && shown.length === 0) || !wanted(subscription, type)) return;
+              callback({ channel, type, payload: { ids: [...shown] }, date: new Date() });
+            });
+      return {
+        channel,
+        stop: () => {
+          local.get(channel)?.delete(subscription);
+          stopFeed();
+        },
+      };
+    },
+    unsubscribe(subscription) {
+      subscription.stop();
+    },
+    publish(event) {
+      for (const subscription of [...(local.get(event.channel) ?? [])])
+        if (wanted(subscription, event.type)) subscription.callback(event);
+    },
+  };
 }

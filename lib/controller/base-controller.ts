@@ -57,6 +57,12 @@ export abstract class BaseController {
    * @example override batch = true;
    */
   batch = false;
+  /**
+   * True: the change feed too (`GET <uri>/changes`, Server-Sent Events of every committed write), as
+   * `resource(Model, { live: true })`. Read once when `crud` registers the class.
+   * @example override live = true;
+   */
+  live = false;
   /** The transaction of the write under way, for hooks that write too; undefined outside writes. */
   transaction: Transaction | undefined = undefined;
 

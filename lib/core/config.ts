@@ -46,6 +46,14 @@ export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
   export_csv: { http_status: 200, batch_size: 1000, use_master: false },
   cors: { origins: [], credentials: false, max_age: 600 },
   batch: { max_records: 1000 },
+  live: {
+    retention_s: 86_400,
+    heartbeat_s: 15,
+    max_buffered_events: 1000,
+    max_subscribers: 10_000,
+    poll_ms: 1000,
+    retry_ms: 3000,
+  },
 });
 
 /**
@@ -156,7 +164,11 @@ function checkLeaf(
       ? E.right(value)
       : invalid(path, value, 'a plain identifier');
   }
-  if (key === 'timeout_ms')
+  if (key === 'heartbeat_s')
+    return Number.isSafeInteger(value) && (value as number) > 0 && (value as number) <= MAX_TIMER_MS / 1000
+      ? E.right(value)
+      : invalid(path, value, `a positive integer up to ${Math.floor(MAX_TIMER_MS / 1000)}`);
+  if (key === 'timeout_ms' || key === 'poll_ms')
     return Number.isSafeInteger(value) && (value as number) > 0 && (value as number) <= MAX_TIMER_MS
       ? E.right(value)
       : invalid(path, value, `a positive integer up to ${MAX_TIMER_MS}`);

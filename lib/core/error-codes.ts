@@ -155,6 +155,12 @@ export const ERROR_TABLE = Object.freeze({
       'a JSend `error`, not a fail item: the request passed `global.timeout_ms`, or the database cancelled the ' +
       'statement for it. With `Retry-After`',
   },
+  tooManySubscribers: {
+    status: 503,
+    meaning:
+      'a JSend `error`, not a fail item: a change feed (`GET <uri>/changes`) was asked for while the process ' +
+      'already serves `live.max_subscribers` streams. With `Retry-After`',
+  },
 } as const satisfies Readonly<Record<ErrorCode, ErrorCodeEntry>>);
 
 /**

@@ -16,16 +16,17 @@ export type ControllerShape = { readonly prototype: object } | { readonly action
  *   // [{ verb: 'get', path: 'products/{id:uuid}', method: 'read', permission: 'view', ability: 'shop.access.view' }]
  * With `batch` (a resource declared `batch: true`), the batch routes of the kept update, delete, softDelete and
  * restore are planned too, before the `{id}` routes (see `BATCH_ROUTE_TABLE`); `only`/`except` name their single
- * action.
+ * action. With `live` (a resource declared `live: true`), the change feed `GET <uri>/changes` is planned too (see
+ * `LIVE_ROUTE`), named `changes` by `only`/`except`.
  * @example planRoutes(resource, { uri: 'tags', moduleName: 'shop', only: ['options'], optionsPermission: 'search' })
  *   // [{ verb: 'get', path: 'tags/options', method: 'options', permission: 'search', ability: 'shop.access.search' }]
  */
 export function planRoutes(Controller: ControllerShape, options: PlanOptions): RouteDef[] {
   const uri = trimSlashes(options.uri);
   const keep = methodFilter(options);
-  const table = routeTable(options.batch === true);
+  const table = routeTable(options.batch === true, options.live === true);
   return table
-    .filter((entry) => hasMethod(Controller, entry.method) && keep(entry.method))
+    .filter((entry) => (entry.method === 'changes' || hasMethod(Controller, entry.method)) && keep(entry.method))
     .map((row): RouteDef => {
       const entry =
         row.method === 'options' && options.optionsPermission != null

@@ -44,11 +44,27 @@ export const BATCH_ROUTE_TABLE: readonly RouteEntry[] = Object.freeze(
 );
 
 /**
- * The route table with the batch routes, when `batch`, placed before the first `{id}` route; else ROUTE_TABLE itself.
- * @example routeTable(false) === ROUTE_TABLE // true
+ * The change feed's route, which `resource(Model, { live: true })` adds: `GET <uri>/changes`, a stream of Server-Sent
+ * Events, guarded by search's permission. Planned before the `{id}` routes, so that `changes` is never taken for an
+ * `{id}`.
+ * @example LIVE_ROUTE // { verb: 'get', suffix: '/changes', method: 'changes', permission: 'search' }
  */
-export function routeTable(batch: boolean): readonly RouteEntry[] {
-  if (!batch) return ROUTE_TABLE;
+export const LIVE_ROUTE: RouteEntry = Object.freeze({
+  verb: 'get',
+  suffix: '/changes',
+  method: 'changes',
+  permission: 'search',
+} as RouteEntry);
+
+/**
+ * The route table with the batch routes, when `batch`, and the change feed's, when `live`, placed before the first
+ * `{id}` route; else ROUTE_TABLE itself.
+ * @example routeTable(false) === ROUTE_TABLE // true
+ * @example routeTable(false, true).map((entry) => entry.suffix).indexOf('/changes') // 4
+ */
+export function routeTable(batch: boolean, live = false): readonly RouteEntry[] {
+  if (!batch && !live) return ROUTE_TABLE;
   const at = ROUTE_TABLE.findIndex((entry) => entry.suffix.startsWith('/{'));
-  return [...ROUTE_TABLE.slice(0, at), ...BATCH_ROUTE_TABLE, ...ROUTE_TABLE.slice(at)];
+  const added = [...(batch ? BATCH_ROUTE_TABLE : []), ...(live ? [LIVE_ROUTE] : [])];
+  return [...ROUTE_TABLE.slice(0, at), ...added, ...ROUTE_TABLE.slice(at)];
 }

@@ -170,6 +170,15 @@ export async function outsideDeadline<T>(step: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * Runs `work` outside any request: its queries, and the timers and callbacks it starts, see no request's deadline
+ * and are not cancelled when a request stops (the change feed's reads, which outlive the request that started them).
+ * @example outsideRequests(() => hub.start());
+ */
+export function outsideRequests<T>(work: () => T): T {
+  return storage.exit(work);
+}
+
+/**
  * An error of the request's deadline; `replyForError` answers it with a 503 `databaseTimeout`.
  * @example deadlineError(10_000).name // 'FastCrudDeadlineError'
  */

@@ -7,6 +7,7 @@ import { readAction } from '../actions/read.js';
 import { searchAction } from '../actions/search.js';
 import { restoreAction, softDeleteAction } from '../actions/soft-delete.js';
 import { updateAction } from '../actions/update.js';
+import { changesAction } from '../actions/changes.js';
 import type { CrudMethod, Reply } from '../types.js';
 import { deleteManyAction, restoreManyAction, softDeleteManyAction } from '../actions/batch-delete.js';
 import { updateManyAction } from '../actions/batch-update.js';
@@ -26,6 +27,7 @@ export const ACTIONS: Readonly<Record<CrudMethod, (scope: ActionScope) => Promis
   delete: deleteAction,
   softDelete: softDeleteAction,
   restore: restoreAction,
+  changes: changesAction,
 });
 
 /**

@@ -36,10 +36,11 @@ export function describeResource(
     ? target
     : resourceOfController(target as Parameters<typeof resourceOfController>[0], config);
   const batch = resource.spec.batch === true;
+  const live = resource.spec.live === true;
   // Checked for the actions the document describes, as `crud` checks those it registers.
   const methods = [
     ...new Set(
-      planRoutes(target, { ...options, uri, optionsPermission: config.options.permission, batch }).map(
+      planRoutes(target, { ...options, uri, optionsPermission: config.options.permission, batch, live }).map(
         (def) => def.method,
       ),
     ),
@@ -59,6 +60,7 @@ export function describeResource(
     only,
     except,
     batch,
+    live,
     Controller: target,
     model: bound.model,
     policy: bound.policy,

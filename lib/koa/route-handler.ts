@@ -8,11 +8,13 @@ import { errorFieldsOf, type ErrorFields } from '../core/constraint-fields.js';
 import { watchQueries } from '../execute/deadline.js';
 import { unsafeBindResource } from '../resource/bind.js';
 import { registerRowScopes } from '../resource/row-scopes.js';
+import { outboxModel } from '../execute/live-outbox.js';
 import { resourceOfController, servesModel, type ControllerClass } from '../resource/controller-resource.js';
 import { isResource, type Resource } from '../resource/resource.js';
 import { attachResource, controllerScope, resourceScope, type ActionScope } from '../resource/scope.js';
 import type { BaseController } from '../controller/base-controller.js';
 import { createManyIfArray } from '../actions/batch-create.js';
+import { changesAction } from '../actions/changes.js';
 import type { CrudMethod, CrudPlugin, FastCrudConfig, Reply } from '../types.js';
 import { ACTIONS, BATCH_ACTIONS } from './action-table.js';
 import { readBody } from './body.js';
@@ -32,7 +34,8 @@ export type RouteHandler = ((ctx: Context, method: CrudMethod, batch?: boolean) 
 /**
  * The handler of a registered target, its resource bound and checked once here, its Sequelize
  * instance watched for the requests' deadlines (`watchQueries`), its plugins' row scopes
- * registered for its model (`registerRowScopes`): throws (see
+ * registered for its model (`registerRowScopes`), the outbox model defined on it for a live resource (`outboxModel`):
+ * throws (see
  * `unsafeBindResource`) when the declarations are wrong. A class of hand-written actions (no
  * `modelClassName()`) is only instantiated and called.
  * @example
@@ -49,6 +52,7 @@ export function unsafeRouteHandler(
     const bound = unsafeBindResource(target, config, plugins, methods, label);
     watchQueries(bound.model.sequelize!);
     registerRowScopes(bound);
+    if (bound.live) outboxModel(bound.model.sequelize!);
     const serve = async (ctx: Context, method: CrudMethod, batch = false) => {
       const scope = resourceScope(bound, ctx, readBody);
       if (batch) return batchAction(scope, method);
@@ -60,8 +64,10 @@ export function unsafeRouteHandler(
     const bound = unsafeBindResource(resourceOfController(target, config), config, plugins, methods, label);
     watchQueries(bound.model.sequelize!);
     registerRowScopes(bound);
+    if (bound.live) outboxModel(bound.model.sequelize!);
     const serve = async (ctx: Context, method: CrudMethod, batch = false) => {
       const controller = attachResource(new target(ctx, config) as BaseController, bound);
+      if (method === 'changes') return changesAction(controllerScope(controller));
       if (!batch && method !== 'create') return call(controller, method, ctx);
       const scope = controllerScope(controller);
       if (batch) return batchAction(scope, method);
@@ -81,6 +87,15 @@ export function unsafeRouteHandler(
 export function declaresBatch(target: CrudTarget, config: FastCrudConfig): boolean {
   if (isResource(target)) return target.spec.batch === true;
   return servesModel(target) && resourceOfController(target, config).spec.batch === true;
+}
+
+/**
+ * True when a target declares the change feed: a resource's `live: true`, a controller class's `live = true` field.
+ * @example declaresLive(resource(Product, { policy, live: true }), config) // true
+ */
+export function declaresLive(target: CrudTarget, config: FastCrudConfig): boolean {
+  if (isResource(target)) return target.spec.live === true;
+  return servesModel(target) && resourceOfController(target, config).spec.live === true;
 }
 
 /** The batch action of a batch route's method (update, delete, softDelete or restore). */

@@ -1,6 +1,7 @@
 /** One OpenAPI operation per planned route: parameters, body and JSend responses by action. */
 import { SAFE_METHODS } from '../core/cross-origin.js';
 import { statusOf } from '../core/error-codes.js';
+import { CHANGE_KINDS } from '../core/live-feed.js';
 import type { RouteDef } from '../types.js';
 import type { JsonSchema } from './attribute-schema.js';
 import { PAGE_PARAMETERS, queryParameter, type QueryParameter } from './query-parameters.js';
@@ -46,6 +47,10 @@ const query = (name: string, schema: JsonSchema, description: string, required =
 
 /** What each action does, for its operation's description. */
 const DESCRIPTIONS: Readonly<Record<string, (record: string) => string>> = {
+  changes: (record) =>
+    `The change feed of ${record}: an event per committed write (created, updated, deleted, softDeleted, ` +
+    `restored; a batch write is one event), carrying only the ids of the records written, so clients refetch ` +
+    `what they show through the other routes. Resumes from Last-Event-ID.`,
   search: (record) =>
     `A page of ${record} records. Each filter[column][operator] parameter adds a condition, and every condition ` +
     `must hold; sort orders the rows and page and perPage choose the page. meta.pagination describes the pages. An ` +
@@ -334,7 +339,86 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
         }),
       };
     }
+    case 'changes':
+      return changesOperation(common, context.record, responses, invalid);
     default:
       return { ...common, summary: def.method, responses: responses({ '200': { description: 'A custom action' } }) };
   }
+}
+
+/** The kinds of change event, each one write action's (`CHANGE_KINDS`), and `reset`. */
+const CHANGE_EVENTS = [...Object.values(CHANGE_KINDS), 'reset'] as const;
+
+/**
+ * The change feed's operation (`GET <uri>/changes`, a resource with `live: true`): a `text/event-stream` whose events
+ * are named by kind, each with an `id` and a `data` line of `{"ids": [...]}` (find-field values only); `reset` carries
+ * `{}`. `x-events` lists each event's data schema.
+ */
+function changesOperation(
+  common: Record<string, unknown>,
+  record: string,
+  responses: (specific: Record<string, unknown>) => Record<string, unknown>,
+  invalid: Record<string, unknown>,
+): Record<string, unknown> {
+  const ids = {
+    type: 'object',
+    required: ['ids'],
+    properties: { ids: { type: 'array', items: { type: 'string' }, description: 'Find-field values, as text' } },
+  };
+  return {
+    ...common,
+    summary: `Stream ${record} changes (Server-Sent Events)`,
+    parameters: [
+      query('ids', { type: 'string' }, 'Comma-separated ids: only the events of these records, trimmed to them'),
+      {
+        name: 'Last-Event-ID',
+        in: 'header',
+        required: false,
+        description:
+          'The id of the last event the client received (EventSource sends it when it reconnects): every later ' +
+          'event the outbox holds is sent first; an id it no longer holds gets one reset event',
+        schema: { type: 'string', pattern: '^(0|[1-9][0-9]{0,18})$' },
+      },
+    ],
+    responses: {
+      ...responses({
+        '200': {
+          description:
+            `A stream of Server-Sent Events, one per committed write of ${record}: id (increasing), event (the kind: ` +
+            `${CHANGE_EVENTS.join(', ')}) and data. It opens with a retry hint and sends a comment line every ` +
+            'live.heartbeat_s.',
+          content: {
+            'text/event-stream': {
+              schema: { type: 'string' },
+              example: 'retry: 3000\n\nid: 42\nevent: updated\ndata: {"ids":["7"]}\n\n',
+              'x-events': Object.fromEntries(
+                CHANGE_EVENTS.map((kind) => [kind, kind === 'reset' ? { type: 'object' } : ids]),
+              ),
+            },
+          },
+        },
+        ...invalid,
+      }),
+      // The feed's 503 has a code of its own besides the database's.
+      [statusOf('tooManySubscribers')]: {
+        description:
+          'The database is unavailable, or the process serves live.max_subscribers streams already ' +
+          '(code tooManySubscribers); retry after Retry-After',
+        headers: { 'Retry-After': { schema: { type: 'integer' } } },
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['status', 'message', 'code'],
+              properties: {
+                status: { const: 'error' },
+                message: { type: 'string' },
+                code: { enum: ['databaseUnavailable', 'databaseTimeout', 'tooManySubscribers'] },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
 }

@@ -44,6 +44,8 @@ export interface BoundResource<M extends Model = Model> {
   readonly searchShape: RowShape;
   /** True when the resource declared `batch: true`: create takes an array body, and the batch routes are served. */
   readonly batch: boolean;
+  /** True when the resource declared `live: true`: its writes record change events, and its feed is served. */
+  readonly live: boolean;
   /** The actions `crud` registered routes for (none when bound outside `crud`): create's `Location` needs read's. */
   readonly routed: readonly CrudMethod[];
 }
@@ -120,6 +122,7 @@ export function unsafeBindResource<M extends Model>(
       hasCustomToJSON(model),
     ),
     batch: spec.batch === true,
+    live: spec.live === true,
     routed: Object.freeze([...methods]),
   });
 }

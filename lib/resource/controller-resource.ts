@@ -66,6 +66,7 @@ export function resourceOfInstance(controller: BaseController): Resource {
     validate: { create: declared.createValidateRules, update: declared.updateValidateRules },
     ...(declared.relations !== undefined && { relations: declared.relations }),
     ...(declared.batch === true && { batch: true }),
+    ...(declared.live === true && { live: true }),
   };
   const prototype = Object.getPrototypeOf(controller) as Record<string, unknown>;
   const actions = CRUD_METHODS.filter((method) => typeof prototype[method] === 'function');

@@ -250,6 +250,12 @@ export interface ResourceSpec<M extends Model> {
    * record the filter matches, in one transaction, at most `batch.max_records` (the class form's `batch` field).
    */
   readonly batch?: boolean;
+  /**
+   * True: the change feed too — `GET <uri>/changes` streams an event for each committed write of the model
+   * (Server-Sent Events; see the live updates guide), and every write records its event in the outbox model
+   * `FastCrudChange` (the class form's `live` field).
+   */
+  readonly live?: boolean;
   /** The actions to offer (default: all nine); `crud`'s `only`/`except` narrow them further. */
   readonly actions?: readonly CrudMethod[];
 }

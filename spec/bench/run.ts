@@ -12,6 +12,7 @@
  *   npm run bench -- options-autocomplete 1000000   options-autocomplete.ts: q= on PostgreSQL, with and without
  *                                     the documented indexes, against the bare driver
  *   npm run bench -- cursor 1000000   cursor.ts: a deep cursor page against the first, OFFSET as the foil
+ *   npm run bench -- live 1000        live.ts: the change feed's write cost, idle subscribers and fan-out
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +62,11 @@ const BENCHMARKS: Record<string, { readonly file: string; readonly about: string
       file: 'batch.ts',
       about: 'PATCH by filter and array POST of N (1000) records against N single requests, SQLite and PostgreSQL',
       lead: ['run'],
+    },
+    live: {
+      file: 'live.ts',
+      about: 'the change feed: a live write against a plain one; N (1000) idle subscribers, RSS and fan-out p99',
+      lead: [],
     },
   };
 

@@ -74,10 +74,10 @@ describe('statusOf', () => {
     assert.equal(statusOf('invalidJson', 422), 400, 'a malformed body stays a 400 whatever the validation status');
   });
 
-  it('returns 503 for the two database failures, the only codes of a JSend error rather than a fail item', () => {
+  it('returns 503 for the two database failures and a full change feed, the only codes of a JSend error', () => {
     assert.deepEqual(
       codesWith((status) => typeof status === 'number' && status >= 500),
-      ['databaseUnavailable', 'databaseTimeout'],
+      ['databaseUnavailable', 'databaseTimeout', 'tooManySubscribers'],
     );
     assert.deepEqual([statusOf('databaseUnavailable'), statusOf('databaseTimeout', 422)], [503, 503]);
   });

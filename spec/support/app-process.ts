@@ -1,7 +1,8 @@
 /**
  * An app in a process of its own, for the suites that run several processes against one database
  * (spec/http/several-processes.spec.ts, spec/replicas/several-processes.spec.ts): `startApp` spawns
- * this file, which serves the items resource in both forms (`/class/items`, `/resource/items`) on a
+ * this file, which serves the items resource in both forms (`/class/items`, `/resource/items`), a live one
+ * (`/class/live`, `/resource/live`, see `defineLiveItem`) on a
  * Koa server of its own, and `POST /test/describe-delay?ms=` (see `describeDelay`). Every process defines the same models with `defineItem`; the suite makes
  * and changes the tables.
  */
@@ -34,6 +35,21 @@ export function defineItem(sequelize: Sequelize, form: Pick<Form, 'initial'>): M
       rating: { type: DataTypes.INTEGER, allowNull: true },
     },
     { tableName: `mp${form.initial}_items`, timestamps: false },
+  );
+}
+
+/**
+ * The live items model of a form (`lv<initial>_live_items`, spec/http/live-processes.spec.ts): an integer key and a
+ * `name`; both forms serve it live at `/<form>/live`.
+ */
+export function defineLiveItem(sequelize: Sequelize, form: Pick<Form, 'initial'>): ModelStatic<Model> {
+  return sequelize.define(
+    `lv${form.initial}LiveItem`,
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      name: { type: DataTypes.STRING(60), allowNull: false },
+    },
+    { tableName: `lv${form.initial}_live_items`, timestamps: false },
   );
 }
 
@@ -177,6 +193,9 @@ async function main(): Promise<void> {
   const sequelize = connect(database, application);
   const router = new Router();
   for (const form of FORMS) form.register(router, `${form.name}/items`, defineItem(sequelize, form), ITEMS);
+  const live = { config: { global: { find_field_is_uuid: false } } };
+  for (const form of FORMS)
+    form.register(router, `${form.name}/live`, defineLiveItem(sequelize, form), { ...ITEMS, live: true }, live);
   router.post('/test/describe-delay', (ctx) => {
     describeDelay(sequelize, Number(ctx.query['ms'] ?? 0));
     ctx.status = 204;

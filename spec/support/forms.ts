@@ -81,6 +81,7 @@ export function controllerOf<M extends Model>(model: ModelStatic<M>, spec: Resou
     override createValidateRules = spec.validate?.create;
     override updateValidateRules = spec.validate?.update;
     override batch = spec.batch === true;
+    override live = spec.live === true;
     modelClassName(): ModelStatic<M> {
       return model;
     }

@@ -53,6 +53,7 @@ const SHOWN_IN: Readonly<Record<ErrorCode, readonly (keyof typeof SECTIONS)[]>> 
   clientError: [],
   databaseUnavailable: ['outages'],
   databaseTimeout: ['outages'],
+  tooManySubscribers: [],
 };
 
 /** How the table writes a status; `400\*` is explained above the table. */
