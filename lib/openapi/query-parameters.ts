@@ -159,17 +159,17 @@ export function filterParameters(shape: SearchShape): QueryParameter[] {
           ),
         ];
   const own = columns(shape.model, shape.policy.filterable, '');
-  const groups = own.length + related.length > 0 ? groupParameters((own[0] ?? related[0])!.name) : [];
+  const groups = own.length + related.length > 0 ? groupParameters() : [];
   return [...own, ...related, ...groups, ...term];
 }
 
 /**
  * `filter[$or]` and `filter[$and]`: lists of filter objects written in brackets, as a deep object
- * (`filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5`), nested at most `FILTER_GROUP_DEPTH` deep. `first`
- * is the first column filter's name (`filter[id][eq]`): the example asks that column to be set (`nn`).
+ * (`filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5`), nested at most `FILTER_GROUP_DEPTH` deep. No
+ * example: Swagger UI's "Try it out" would send it with every request, and writes a list of objects in no form a
+ * server reads (OpenAPI leaves a deep object's nesting undefined).
  */
-function groupParameters(first: string | undefined): QueryParameter[] {
-  const [, column = 'id'] = /^filter\[([^\]]+)\]/.exec(first ?? '') ?? [];
+function groupParameters(): QueryParameter[] {
   return Object.entries(FILTER_GROUPS).map(([key, group]) =>
     queryParameter(
       `filter[${key}]`,
@@ -189,7 +189,7 @@ function groupParameters(first: string | undefined): QueryParameter[] {
         `after its index: filter[${key}][0][name][like]=x&filter[${key}][1][price][lt]=5. Every column filter ` +
         `above may be used in an item, and $or and $and nest ${FILTER_GROUP_DEPTH} deep ` +
         `(filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.`,
-      { style: 'deepObject', explode: true, example: [{ [column]: { nn: true } }] },
+      { style: 'deepObject', explode: true },
     ),
   );
 }
