@@ -165,17 +165,18 @@ export function filterParameters(shape: SearchShape): QueryParameter[] {
 
 /**
  * `filter[$or]` and `filter[$and]`: lists of filter objects written in brackets, as a deep object
- * (`filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5`), nested at most `FILTER_GROUP_DEPTH` deep. No
- * example: Swagger UI's "Try it out" would send it with every request, and writes a list of objects in no form a
- * server reads (OpenAPI leaves a deep object's nesting undefined).
+ * (`filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5`), nested at most `FILTER_GROUP_DEPTH` deep. The
+ * example is the empty list, which sends nothing: Swagger UI's "Try it out" sends a parameter's example (else a sample
+ * it makes up) with every request, and writes a list of objects as JSON text, which no server reads (OpenAPI leaves a
+ * deep object's nesting undefined).
  */
 function groupParameters(): QueryParameter[] {
   return Object.entries(FILTER_GROUPS).map(([key, group]) =>
     queryParameter(
       `filter[${key}]`,
       {
+        // No minItems: the example, [], is what sends nothing (a query string has no empty list to send anyway).
         type: 'array',
-        minItems: 1,
         maxItems: QS_OPTIONS.arrayLimit,
         items: {
           type: 'object',
@@ -189,7 +190,7 @@ function groupParameters(): QueryParameter[] {
         `after its index: filter[${key}][0][name][like]=x&filter[${key}][1][price][lt]=5. Every column filter ` +
         `above may be used in an item, and $or and $and nest ${FILTER_GROUP_DEPTH} deep ` +
         `(filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.`,
-      { style: 'deepObject', explode: true },
+      { style: 'deepObject', explode: true, example: [] },
     ),
   );
 }

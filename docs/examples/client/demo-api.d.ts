@@ -375,6 +375,7 @@ export interface components {
              * @example clientError
              * @example databaseUnavailable
              * @example databaseTimeout
+             * @example tooManySubscribers
              * @example conflict
              */
             error: string;
@@ -698,26 +699,14 @@ export interface operations {
                 "filter[products.price][null]"?: true;
                 /**
                  * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$or]"?: {
                     [key: string]: unknown;
                 }[];
                 /**
                  * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$and]"?: {
                     [key: string]: unknown;
@@ -1145,26 +1134,14 @@ export interface operations {
                 "filter[products.price][null]"?: true;
                 /**
                  * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$or]"?: {
                     [key: string]: unknown;
                 }[];
                 /**
                  * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$and]"?: {
                     [key: string]: unknown;
@@ -1440,26 +1417,14 @@ export interface operations {
                 "filter[products.price][null]"?: true;
                 /**
                  * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$or]"?: {
                     [key: string]: unknown;
                 }[];
                 /**
                  * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$and]"?: {
                     [key: string]: unknown;
@@ -2578,26 +2543,14 @@ export interface operations {
                 "filter[category.name][null]"?: true;
                 /**
                  * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$or]"?: {
                     [key: string]: unknown;
                 }[];
                 /**
                  * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$and]"?: {
                     [key: string]: unknown;
@@ -3051,26 +3004,14 @@ export interface operations {
                 "filter[category.name][null]"?: true;
                 /**
                  * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$or]"?: {
                     [key: string]: unknown;
                 }[];
                 /**
                  * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$and]"?: {
                     [key: string]: unknown;
@@ -3409,26 +3350,14 @@ export interface operations {
                 "filter[category.name][null]"?: true;
                 /**
                  * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$or]"?: {
                     [key: string]: unknown;
                 }[];
                 /**
                  * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$and]"?: {
                     [key: string]: unknown;
@@ -3780,26 +3709,14 @@ export interface operations {
                 "filter[category.name][null]"?: true;
                 /**
                  * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$or]"?: {
                     [key: string]: unknown;
                 }[];
                 /**
                  * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$and]"?: {
                     [key: string]: unknown;
@@ -4103,26 +4020,14 @@ export interface operations {
                 "filter[category.name][null]"?: true;
                 /**
                  * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$or]"?: {
                     [key: string]: unknown;
                 }[];
                 /**
                  * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$and]"?: {
                     [key: string]: unknown;
@@ -4440,26 +4345,14 @@ export interface operations {
                 "filter[category.name][null]"?: true;
                 /**
                  * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$or]"?: {
                     [key: string]: unknown;
                 }[];
                 /**
                  * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$and]"?: {
                     [key: string]: unknown;
@@ -4789,26 +4682,14 @@ export interface operations {
                 "filter[category.name][null]"?: true;
                 /**
                  * @description Rows that match any of the listed filters, each written in brackets after its index: filter[$or][0][name][like]=x&filter[$or][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$or]"?: {
                     [key: string]: unknown;
                 }[];
                 /**
                  * @description Rows that match every one of the listed filters, each written in brackets after its index: filter[$and][0][name][like]=x&filter[$and][1][price][lt]=5. Every column filter above may be used in an item, and $or and $and nest 3 deep (filter[$or][0][$and][0][$or][0][price][lt]=5); ANDed with the other filters.
-                 * @example [
-                 *       {
-                 *         "id": {
-                 *           "nn": true
-                 *         }
-                 *       }
-                 *     ]
+                 * @example []
                  */
                 "filter[$and]"?: {
                     [key: string]: unknown;
