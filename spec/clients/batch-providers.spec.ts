@@ -8,11 +8,6 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { createElement as h } from 'react';
-import { renderToString } from 'react-dom/server';
-import { MemoryRouter } from 'react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { DataProviderContext, useDataProvider, type DataProvider as RaDataProvider } from 'ra-core';
 import type { DataProvider as RefineDataProvider } from '@refinedev/core';
 import { DataTypes, type Model, type ModelStatic, type Sequelize } from 'sequelize';
 import { dataProvider as raProvider, HttpError as RaHttpError } from 'koa-fast-crud/react-admin';
@@ -21,6 +16,7 @@ import type { ResourceSpec } from '../../lib/index.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { FORMS } from '../support/forms.js';
 import { serve, type TestServer } from '../support/http.js';
+import { inDevelopmentMode, rejection, throughRaCore } from '../support/ra-core.js';
 
 const databases = await testDatabases();
 after(() => closeAll(databases));
@@ -39,50 +35,7 @@ function defineItem(sequelize: Sequelize, name: string): ModelStatic<Model> {
   );
 }
 
-/** The provider as react-admin components get it: ra-core's `useDataProvider()` proxy over ours. */
-function throughRaCore(provider: RaDataProvider): RaDataProvider {
-  let grabbed: RaDataProvider | undefined;
-  const Grab = () => {
-    grabbed = useDataProvider();
-    return null;
-  };
-  renderToString(
-    h(
-      MemoryRouter,
-      null,
-      h(
-        QueryClientProvider,
-        { client: new QueryClient() },
-        h(DataProviderContext.Provider, { value: provider }, h(Grab)),
-      ),
-    ),
-  );
-  assert.ok(grabbed, 'useDataProvider gave nothing');
-  return grabbed;
-}
-
-/** The rejection of `promise`, which must be one, with console.error silenced (ra-core logs rejected calls). */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  const original = console.error;
-  console.error = () => undefined;
-  try {
-    return await promise.then(
-      () => assert.fail('resolved'),
-      (e: unknown) => e,
-    );
-  } finally {
-    console.error = original;
-  }
-}
-
-const previousEnv = process.env['NODE_ENV'];
-before(() => {
-  // ra-core's proxy validates reply shapes in development only.
-  process.env['NODE_ENV'] = 'development';
-});
-after(() => {
-  process.env['NODE_ENV'] = previousEnv;
-});
+inDevelopmentMode();
 
 for (const db of databases) {
   for (const form of FORMS) {

@@ -10,11 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { createElement as h } from 'react';
-import { renderToString } from 'react-dom/server';
-import { MemoryRouter } from 'react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { DataProviderContext, fetchUtils, useDataProvider, type DataProvider } from 'ra-core';
+import { fetchUtils, type DataProvider } from 'ra-core';
 import { DataTypes, Sequelize } from 'sequelize';
 import { crud, resource } from 'koa-fast-crud';
 import {
@@ -30,42 +26,7 @@ import { CONFLICT_MESSAGE, preconditionsFor, TagMemory } from '../../lib/clients
 import { stableId } from '../../docs/examples/demo/seed.js';
 import { serveDemoInSuite } from '../support/demo.js';
 import { serve, type TestServer } from '../support/http.js';
-
-/** The provider as react-admin components get it: ra-core's `useDataProvider()` proxy over ours. */
-function throughRaCore(provider: DataProvider): DataProvider {
-  let grabbed: DataProvider | undefined;
-  const Grab = () => {
-    grabbed = useDataProvider();
-    return null;
-  };
-  renderToString(
-    h(
-      MemoryRouter,
-      null,
-      h(
-        QueryClientProvider,
-        { client: new QueryClient() },
-        h(DataProviderContext.Provider, { value: provider }, h(Grab)),
-      ),
-    ),
-  );
-  assert.ok(grabbed, 'useDataProvider gave nothing');
-  return grabbed;
-}
-
-/** The rejection of `promise`, which must be one, with console.error silenced (ra-core logs rejected calls). */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  const original = console.error;
-  console.error = () => undefined;
-  try {
-    return await promise.then(
-      () => assert.fail('resolved'),
-      (e: unknown) => e,
-    );
-  } finally {
-    console.error = original;
-  }
-}
+import { inDevelopmentMode, rejection, throughRaCore } from '../support/ra-core.js';
 
 /** The `If-Match` of every write sent through the returned fetch, in order (`-` when absent). */
 function recordingFetch(): { fetch: (url: string, init: RequestInitLike) => Promise<ResponseLike>; sent: string[] } {
@@ -134,14 +95,7 @@ const pan = stableId('product:KT-001');
 const spade = stableId('product:GD-001');
 const train = stableId('product:TY-001');
 
-const previousEnv = process.env['NODE_ENV'];
-before(() => {
-  // ra-core's proxy validates reply shapes in development only.
-  process.env['NODE_ENV'] = 'development';
-});
-after(() => {
-  process.env['NODE_ENV'] = previousEnv;
-});
+inDevelopmentMode();
 
 for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
   describe(`react-admin's conditional edits (preconditions), over ${transport}`, () => {

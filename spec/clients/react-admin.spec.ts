@@ -6,12 +6,8 @@
  * serves as the httpClient in one suite.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createElement as h } from 'react';
-import { renderToString } from 'react-dom/server';
-import { MemoryRouter } from 'react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { DataProviderContext, fetchUtils, useDataProvider, withLifecycleCallbacks, type DataProvider } from 'ra-core';
+import { before, describe, it } from 'node:test';
+import { fetchUtils, withLifecycleCallbacks, type DataProvider } from 'ra-core';
 import {
   dataProvider,
   HttpError,
@@ -20,78 +16,38 @@ import {
 } from 'koa-fast-crud/react-admin';
 import { stableId } from '../../docs/examples/demo/seed.js';
 import { serveDemoInSuite } from '../support/demo.js';
+import { inDevelopmentMode, quietly, rejection, throughRaCore } from '../support/ra-core.js';
 
-/** The provider as react-admin components get it: ra-core's `useDataProvider()` proxy over ours. */
-function throughRaCore(
-  provider: DataProvider,
-): DataProvider &
-  Pick<KoaFastCrudDataProvider, 'softDelete' | 'restore' | 'softDeleteMany' | 'restoreMany' | 'getOptions'> {
-  let grabbed: DataProvider | undefined;
-  const Grab = () => {
-    grabbed = useDataProvider();
-    return null;
-  };
-  renderToString(
-    h(
-      MemoryRouter,
-      null,
-      h(
-        QueryClientProvider,
-        { client: new QueryClient() },
-        h(DataProviderContext.Provider, { value: provider }, h(Grab)),
-      ),
-    ),
-  );
-  assert.ok(grabbed, 'useDataProvider gave nothing');
-  return grabbed as never;
-}
-
-/** Runs `fn` with console.error silenced (ra-core logs every rejected call in development). */
-async function quietly<T>(fn: () => Promise<T>): Promise<T> {
-  const original = console.error;
-  console.error = () => undefined;
-  try {
-    return await fn();
-  } finally {
-    console.error = original;
-  }
-}
-
-/** The rejection of `promise`, which must be one. */
-async function rejection(promise: Promise<unknown>): Promise<HttpError> {
-  const error = await quietly(() =>
-    promise.then(
-      () => assert.fail('resolved'),
-      (e: unknown) => e,
-    ),
-  );
+/** The rejection of `promise`, which must be one, an HttpError. */
+async function rejected(promise: Promise<unknown>): Promise<HttpError> {
+  const error = await rejection(promise);
   assert.ok(error instanceof HttpError, String(error));
   return error;
 }
+
+/** The provider through ra-core, with the provider's own methods beside react-admin's. */
+const throughRaCoreAll = (provider: DataProvider) =>
+  throughRaCore<
+    DataProvider &
+      Pick<KoaFastCrudDataProvider, 'softDelete' | 'restore' | 'softDeleteMany' | 'restoreMany' | 'getOptions'>
+  >(provider);
 
 const names = (rows: readonly { name?: unknown }[]) => rows.map((row) => row.name);
 const books = stableId('category:Books');
 const pan = stableId('product:KT-001');
 const spade = stableId('product:GD-001');
 
-const previousEnv = process.env['NODE_ENV'];
-before(() => {
-  // ra-core's proxy validates reply shapes in development only.
-  process.env['NODE_ENV'] = 'development';
-});
-after(() => {
-  process.env['NODE_ENV'] = previousEnv;
-});
+inDevelopmentMode();
 
 for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
   describe(`koa-fast-crud/react-admin through ra-core, over ${transport}`, () => {
     const demo = serveDemoInSuite();
     const options = (extra: ReactAdminOptions = {}): ReactAdminOptions =>
       transport === 'fetch' ? extra : { ...extra, httpClient: fetchUtils.fetchJson };
-    let ra: ReturnType<typeof throughRaCore>;
+    let ra: ReturnType<typeof throughRaCoreAll>;
     before(() => {
       const provider: DataProvider = dataProvider(`${demo().url}/api`, options());
-      ra = throughRaCore(provider);
+      ra = throughRaCoreAll(provider);
     });
 
     it('getList: filters (q is the term search, a suffix an operator), sort and pagination, total from meta.pagination', async () => {
@@ -175,7 +131,7 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
       assert.deepEqual(prices, [11, 11]);
       const deleted = await ra.delete('products', { id, previousData: updated.data });
       assert.equal(deleted.data.name, 'Hand Trowel');
-      const gone = await rejection(ra.getOne('products', { id }));
+      const gone = await rejected(ra.getOne('products', { id }));
       assert.equal(gone.status, 404);
       assert.deepEqual((await ra.deleteMany('products', { ids: [second.data.id] })).data, [second.data.id]);
       assert.equal((await ra.getMany('products', { ids })).data.length, 0);
@@ -206,7 +162,7 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
 
     it('getList with q on an autocomplete resource: the options route, labels containing q, records { id, label }', async () => {
       const raw = dataProvider(`${demo().url}/api`, options({ autocomplete: { categories: 'name' } }));
-      const auto = throughRaCore(raw);
+      const auto = throughRaCoreAll(raw);
       const list = (filter: object, page = 1, perPage = 25) =>
         auto.getList('categories', { filter, sort: { field: 'id', order: 'DESC' }, pagination: { page, perPage } });
       const found = await list({ q: 'O' });
@@ -229,7 +185,7 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
         ['Folding Spade'],
       );
       // Without the option, q on categories is the term search, which it has not: a 400 naming term.
-      const refused = await rejection(
+      const refused = await rejected(
         ra.getList('categories', { filter: { q: 'o' }, pagination: { page: 1, perPage: 5 } }),
       );
       assert.equal(refused.status, 400);
@@ -245,11 +201,11 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
     });
 
     it('rejects a validation fail with an HttpError whose body.errors maps the field to its message, as react-admin forms read it', async () => {
-      const error = await rejection(ra.update('products', { id: pan, data: { price: -1 }, previousData: { id: pan } }));
+      const error = await rejected(ra.update('products', { id: pan, data: { price: -1 }, previousData: { id: pan } }));
       assert.equal(error.status, 400);
       assert.deepEqual(error.body?.['errors'], { price: 'A price is never negative' });
       assert.equal(error.message, 'A price is never negative');
-      const unique = await rejection(
+      const unique = await rejected(
         ra.create('products', { data: { sku: 'BK-001', name: 'Copy', price: 1, categoryId: books } }),
       );
       assert.equal(unique.status, 409);
@@ -263,8 +219,8 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
         if (!response.ok) throw Object.assign(new Error(response.statusText), { status: response.status, body });
         return { status: response.status, body };
       };
-      const viaText = throughRaCore(dataProvider(`${demo().url}/api`, { httpClient: textClient as never }));
-      const error = await rejection(
+      const viaText = throughRaCoreAll(dataProvider(`${demo().url}/api`, { httpClient: textClient as never }));
+      const error = await rejected(
         viaText.update('products', { id: pan, data: { price: -1 }, previousData: { id: pan } }),
       );
       assert.deepEqual([error.status, error.body?.['errors']], [400, { price: 'A price is never negative' }]);
@@ -276,7 +232,7 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
         calls += 1;
         return { 'x-demo-abilities': 'shop.access.search' };
       };
-      const guarded = throughRaCore(dataProvider(`${demo().url}/api`, options({ headers })));
+      const guarded = throughRaCoreAll(dataProvider(`${demo().url}/api`, options({ headers })));
       assert.equal(
         (
           await guarded.getList('categories', {
@@ -287,7 +243,7 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
         ).total,
         5,
       );
-      const denied = await rejection(guarded.create('categories', { data: { name: 'Denied' } }));
+      const denied = await rejected(guarded.create('categories', { data: { name: 'Denied' } }));
       assert.equal(denied.status, 403);
       assert.equal(denied.message, 'This action needs the ability shop.access.create');
       assert.equal(denied.body?.['errors'], undefined);
@@ -308,7 +264,7 @@ for (const transport of ['fetch', 'fetchUtils.fetchJson'] as const) {
     });
 
     it('getList with the cursor option: pages 1, 2, 3 and back by cursor, pageInfo, the same rows as offset pages', async () => {
-      const paged = throughRaCore(dataProvider(`${demo().url}/api`, options({ cursor: ['products'] })));
+      const paged = throughRaCoreAll(dataProvider(`${demo().url}/api`, options({ cursor: ['products'] })));
       const params = (page: number) => ({
         filter: { price_gte: 5 },
         sort: { field: 'price', order: 'DESC' as const },
@@ -399,7 +355,7 @@ describe('koa-fast-crud/react-admin: the Export button over more rows than searc
     const count = ((await lowered.json()) as { meta: { pagination: { count: number } } }).meta.pagination.count;
     assert.ok(count > 500 && count < 1000, String(count));
     const seen: string[] = [];
-    const ra = throughRaCore(
+    const ra = throughRaCoreAll(
       dataProvider(api, {
         httpClient: async (url, init) => {
           seen.push(new URL(url).search);
