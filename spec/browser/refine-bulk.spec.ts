@@ -13,20 +13,10 @@ import { demoApi, serveDemoInSuite, type DemoProduct as Product, type OptionItem
 
 const ENTRY = fileURLToPath(new URL('./refine-bulk/page.tsx', import.meta.url));
 
+/** The page's script, bundled as the demo bundles its admin app. */
 async function bundle(): Promise<string> {
-  const { build } = await import('esbuild');
-  const result = await build({
-    entryPoints: [ENTRY],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"development"' },
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]!.text;
+  const { buildAdminBundle } = await import('../../docs/examples/demo/admin.js');
+  return (await buildAdminBundle(ENTRY)).code;
 }
 
 const PAGE = `<!doctype html>

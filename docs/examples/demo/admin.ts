@@ -40,13 +40,13 @@ export interface AdminBundle {
 }
 
 /**
- * Bundles the admin app for the browser. React's development build: its warnings reach the console,
- * where the browser test sees them.
+ * Bundles the admin app for the browser (or another page of the same kind, from `entry`, as the browser tests'
+ * own pages). React's development build: its warnings reach the console, where the browser test sees them.
  */
-export async function buildAdminBundle(): Promise<AdminBundle> {
+export async function buildAdminBundle(entry: string = ENTRY): Promise<AdminBundle> {
   const { build } = await import('esbuild');
   const result = await build({
-    entryPoints: [ENTRY],
+    entryPoints: [entry],
     bundle: true,
     write: false,
     format: 'esm',
