@@ -114,6 +114,7 @@ const options: Lifecycle = {
   steps: [
     { kind: 'step', label: 'GET <uri>/options' },
     { kind: 'step', label: 'No ability check', detail: 'options is not guarded unless options.permission names a permission' },
+    { kind: 'hook', name: 'modifyFilters', call: 'modifyFilters(filters)', detail: 'filter, or undefined; a returned value replaces it' },
     { kind: 'step', label: 'Plan the query from label and value', detail: 'label required; plain identifiers; not hidden' },
     { kind: 'exit', status: [400], label: 'required, columnNotFound' },
     { kind: 'step', label: 'Describe the table', detail: 'only when value is not a model attribute' },

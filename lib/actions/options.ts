@@ -39,7 +39,7 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
   const { model, config, answers } = scope;
   const label = singleParam(scope.ctx.query['label']);
   const value = singleParam(scope.ctx.query['value']);
-  const filter = filterOf(scope);
+  const filter = await filterOf(scope);
   if (E.isLeft(filter)) return filter.left;
   const { resource } = scope;
   const planned = planOptions(
@@ -77,14 +77,20 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
 }
 
 /**
- * The request's `filter` as qs parses it (undefined when the query string names none, so a plain
- * options request is read as it always was), or the fail for a query string beyond qs's limits.
+ * The request's `filter` as qs parses it, then as the `modifyFilters` hook (search's and exportCsv's)
+ * leaves it, so options list what search finds; or the fail for a query string beyond qs's limits.
+ * Undefined when the query string names none and no hook adds any: a plain options request is read
+ * as it always was.
  */
-function filterOf(scope: ActionScope): E.Either<Reply, unknown> {
-  if (!Object.keys(scope.ctx.query).some((key) => key === 'filter' || key.startsWith('filter[')))
-    return E.right(undefined);
-  const parsed = parseQuery(scope.ctx.querystring);
-  return E.isLeft(parsed) ? E.left(scope.answers.answerFail([parsed.left])) : E.right(parsed.right['filter']);
+async function filterOf(scope: ActionScope): Promise<E.Either<Reply, unknown>> {
+  let filter: unknown;
+  if (Object.keys(scope.ctx.query).some((key) => key === 'filter' || key.startsWith('filter['))) {
+    const parsed = parseQuery(scope.ctx.querystring);
+    if (E.isLeft(parsed)) return E.left(scope.answers.answerFail([parsed.left]));
+    filter = parsed.right['filter'];
+  }
+  if (!scope.hasHook('modifyFilters')) return E.right(filter);
+  return E.right((await scope.hook('modifyFilters', filter)) ?? filter);
 }
 
 /** The options reply for the query after the hook and the plugins: its rows read, kept within the cap, formatted. */

@@ -10,7 +10,7 @@ import type { HookResult, WriteData } from '../resource/resource.js';
  */
 export type Query<M extends Model> = FindOptions<Attributes<M>>;
 
-/** The search action's hooks (and `modifyFilters`, which exportCsv shares), typed by the model. */
+/** The search action's hooks (and `modifyFilters`, which exportCsv and options share), typed by the model. */
 export interface SearchHooks<M extends Model> {
   /** {@inheritDoc koa-fast-crud!ResourceHooks.modifyFilters} */
   modifyFilters(filters: unknown): HookResult<unknown>;
@@ -21,6 +21,8 @@ export interface SearchHooks<M extends Model> {
 }
 /** The options action's hooks, typed by the model. */
 export interface OptionsHooks<M extends Model> {
+  /** {@inheritDoc koa-fast-crud!ResourceHooks.modifyFilters} */
+  modifyFilters(filters: unknown): HookResult<unknown>;
   /** {@inheritDoc koa-fast-crud!ResourceHooks.modifyOptionsQuery} */
   modifyOptionsQuery(query: Query<M>): HookResult<Query<M>>;
   /** {@inheritDoc koa-fast-crud!ResourceHooks.afterOptions} */

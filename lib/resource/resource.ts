@@ -114,7 +114,7 @@ export interface HookContext<M extends Model = Model> {
  * @example { beforeCreate: (data, { ctx }) => ({ ...data, ownerId: ctx.state.user.id }) }
  */
 export interface ResourceHooks<M extends Model> {
-  /** Search and exportCsv: the parsed `filter` object, before it is checked; return the filters to use. */
+  /** Search, exportCsv and options: the parsed `filter` object, before it is checked; return the filters to use. */
   modifyFilters?(filters: unknown, context: HookContext<M>): HookResult<unknown>;
   /** Search: the compiled find options, before they run; change them in place or return new ones. */
   modifySearchQuery?(

@@ -349,6 +349,20 @@ for (const db of databases)
             config: { options: { max_limit: 4 }, search: { max_unpaginated: 3 } },
           });
           form.register(router, 'termed', City, { ...cities, search: { termFields: ['name'] } }, { only });
+          // An app that ties a request to one country through modifyFilters, as search and exportCsv see it.
+          const italian: ResourceSpec<Model> = {
+            ...cities,
+            hooks: {
+              modifyFilters: (filters, { ctx }) => {
+                const country = ctx.get('x-country');
+                if (country === '') return undefined;
+                // What the hook adds is checked like the client's filters: a hidden column is refused.
+                if (country === '?') return { secret: 's-Rome' };
+                return { ...(filters as object | undefined), 'country.name': country };
+              },
+            },
+          };
+          form.register(router, 'italian', City, italian, { only });
           server = await serve(new Koa().use(router.routes()), errors);
         });
         after(() => server?.close());
@@ -404,6 +418,31 @@ for (const db of databases)
             'Rome',
           ]);
           assert.deepEqual(await labels('filter[term]=tarr', 'termed'), ['Tarragona']);
+        });
+
+        it('lists what search finds: the modifyFilters hook narrows the list, with or without the client filters', async () => {
+          const get = (query: string, country: string) =>
+            server.request('GET', `/italian/options?label=name&${query}`, { headers: { 'x-country': country } });
+          const listed = async (query: string, country: string) => {
+            const res = await get(query, country);
+            assert.equal(res.status, 200, JSON.stringify(res.body));
+            return (res.body.data as OptionItem[]).map((item) => item.label);
+          };
+          assert.deepEqual(await listed('', 'Italy'), ['Cigar Box', 'Ha_r', 'Pear 50% off', 'Rome', 'Tarragona']);
+          assert.deepEqual(await listed('q=r&filter[population][lt]=60', 'Italy'), [
+            'Cigar Box',
+            'Ha_r',
+            'Pear 50% off',
+          ]);
+          assert.deepEqual(await listed('q=o&filter[country.name]=Italy', 'France'), [
+            'Bogart',
+            'Pear 50 off',
+            'Slash\\Town',
+          ]);
+          assert.deepEqual(await listed('limit=2', ''), ['Bogart', 'Cigar Box']);
+          const refused = await get('q=a', '?');
+          assert.equal(refused.status, 400);
+          assert.deepEqual([refused.body.data[0].field, refused.body.data[0].error], ['secret', 'columnNotFound']);
         });
 
         it('refuses a filter it cannot honour with a 400 naming it, never ignoring it', async () => {
