@@ -53,8 +53,8 @@ async function demoDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
     const sequelize = new Sequelize(PG_URL, { logging: false });
     await sequelize.query(sql).finally(() => sequelize.close());
   };
-  // A run killed midway leaves the database behind, with no connection to it.
-  await onServer(`DROP DATABASE IF EXISTS "${name}"`);
+  // A run killed midway leaves the database behind, perhaps with its demo processes still connected (FORCE ends them).
+  await onServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   await onServer(`CREATE DATABASE "${name}"`);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => onServer(`DROP DATABASE IF EXISTS "${name}"`) };
