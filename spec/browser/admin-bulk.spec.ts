@@ -77,7 +77,7 @@ describe(
       const toys = await categoryId('Toys');
       const { page, problems } = await openAdmin(byQ('GD'));
       await showsSkus(page, ['GD-001', 'GD-002']);
-      assert.deepEqual(await column(page, 'categoryId'), ['Garden', 'Garden']);
+      await eventually(async () => assert.deepEqual(await column(page, 'categoryId'), ['Garden', 'Garden']));
       await select(page, ['GD-001', 'GD-002']);
       await page.getByLabel('Move to category').selectOption({ label: 'Toys' });
       await page.getByRole('button', { name: 'Move', exact: true }).click();

@@ -366,10 +366,11 @@ describe('the react-admin app files, over HTTP', () => {
     assert.deepEqual(ours.sort(), [
       'docs/examples/admin/App.tsx',
       'docs/examples/admin/bulk.tsx',
+      'docs/examples/admin/live.tsx',
       'docs/examples/admin/main.tsx',
       'docs/examples/admin/show.tsx',
       'docs/examples/admin/trash.tsx',
-      // The provider's realtime client, which the provider module re-exports (an input, though the app does not use it).
+      // The realtime client (realtime()), which the product list's live hook subscribes through.
       'lib/clients/live.ts',
       'lib/clients/protocol.ts',
       'lib/clients/react-admin.ts',

@@ -19,6 +19,8 @@ describe('docs/guide/live-updates.md', () => {
   it('includes its example, is in the sidebar, and names every event kind and live.* key', () => {
     for (const region of ['resource', 'controller', 'app', 'outbox']) assert.ok(PAGE.includes(`<<< @/examples/live/notes.ts#${region}`));
     for (const region of ['react-admin', 'refine']) assert.ok(PAGE.includes(`<<< @/examples/live/clients.ts#${region}`));
+    assert.ok(PAGE.includes('<<< @/examples/admin/live.tsx#hook'));
+    assert.match(readFileSync('docs/examples/admin/live.tsx', 'utf8'), /\/\/ #region hook\n[\s\S]*\/\/ #endregion hook\n/);
     assert.ok(readFileSync('docs/.vitepress/config.ts', 'utf8').includes("'/guide/live-updates'"));
     for (const kind of [...Object.values(CHANGE_KINDS), 'reset']) assert.ok(PAGE.includes(`| \`${kind}\` |`), kind);
     for (const key of Object.keys(DEFAULT_CONFIG.live)) assert.ok(PAGE.includes(`live.${key}`), key);

@@ -24,8 +24,9 @@ import {
   required,
 } from 'react-admin';
 import { Route } from 'react-router';
-import { dataProvider } from 'koa-fast-crud/react-admin';
+import { dataProvider, realtime } from 'koa-fast-crud/react-admin';
 import { ProductBulkActions } from './bulk.js';
+import { useLiveResource } from './live.js';
 import { ProductShow } from './show.js';
 import { ProductListActions, ProductTrash, TRASH_PATH } from './trash.js';
 
@@ -35,12 +36,16 @@ import { ProductListActions, ProductTrash, TRASH_PATH } from './trash.js';
  * routes: a bulk update, delete, soft delete or restore of the selected rows is one request, in one transaction. Its
  * edits are conditional: a save sends the ETag of the product the form loaded, so a product someone changed since is
  * not overwritten. A `q` on categories (the category autocomplete's) goes to their options route, labels by `name`.
+ * `realtime` adds `subscribe`/`unsubscribe` over the change feed of `products` (a `live: true` resource).
  */
-const provider = dataProvider('/api', {
-  batch: ['products'],
-  preconditions: ['products'],
-  autocomplete: { categories: 'name' },
-});
+const provider = {
+  ...dataProvider('/api', {
+    batch: ['products'],
+    preconditions: ['products'],
+    autocomplete: { categories: 'name' },
+  }),
+  ...realtime('/api'),
+};
 // #endregion provider
 
 // #region list
@@ -54,8 +59,10 @@ const productFilters = [
  * Sortable columns, the two filters and pages of 5. The category column is a ReferenceField: the page's categories in
  * one `getMany`, sorted by `category.name` on the server. Selected rows are moved to a category, to the trash or
  * deleted together, each in one request (./bulk.tsx): `PATCH`, `DELETE /soft` or `DELETE /api/products?filter[id][in]=…`.
+ * Live: a write to any product, from this tab, another tab or another server process, refetches the page (./live.tsx).
  */
 export function ProductList() {
+  useLiveResource('products');
   return (
     <List filters={productFilters} sort={{ field: 'name', order: 'ASC' }} perPage={5} actions={<ProductListActions />}>
       <Datagrid bulkActionButtons={<ProductBulkActions />} rowClick="edit">

@@ -256,6 +256,26 @@ export interface paths {
         patch: operations["products.restoreMany"];
         trace?: never;
     };
+    "/products/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream Product changes (Server-Sent Events)
+         * @description The change feed of Product: an event per committed write (created, updated, deleted, softDeleted, restored; a batch write is one event), carrying only the ids of the records written, so clients refetch what they show through the other routes. Resumes from Last-Event-ID. Needs the ability shop.access.search.
+         */
+        get: operations["products.changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/products/{id}": {
         parameters: {
             query?: never;
@@ -4770,6 +4790,82 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JSendError"];
+                };
+            };
+        };
+    };
+    "products.changes": {
+        parameters: {
+            query?: {
+                /** @description Comma-separated ids: only the events of these records, trimmed to them */
+                ids?: string;
+            };
+            header?: {
+                /** @description The id of the last event the client received (EventSource sends it when it reconnects): every later event the outbox holds is sent first; an id it no longer holds gets one reset event */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A stream of Server-Sent Events, one per committed write of Product: id (increasing), event (the kind: created, updated, deleted, softDeleted, restored, reset) and data. It opens with a retry hint and sends a comment line every live.heartbeat_s. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 3000
+                     *
+                     *     id: 42
+                     *     event: updated
+                     *     data: {"ids":["7"]}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The request names an unknown column, operator or value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description The caller lacks shop.access.search (code forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendFail"];
+                };
+            };
+            /** @description A server fault */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSendError"];
+                };
+            };
+            /** @description The database is unavailable, or the process serves live.max_subscribers streams already (code tooManySubscribers); retry after Retry-After */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        message: string;
+                        /** @enum {unknown} */
+                        code: "databaseUnavailable" | "databaseTimeout" | "tooManySubscribers";
+                    };
                 };
             };
         };

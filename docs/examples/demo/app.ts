@@ -47,6 +47,8 @@ export function createDemoApp(sequelize: Sequelize) {
     csv: { columns: { sku: 'SKU', name: 'Name', 'category.name': 'Category', price: 'Price' } },
     // Batch routes (`PATCH`/`DELETE /products?filter[...]`, an array `POST`): the admin's bulk delete is one request.
     batch: true,
+    // A change feed (`GET /products/changes`, Server-Sent Events): the admin's product list refetches on every write.
+    live: true,
   });
   // #endregion resources
 

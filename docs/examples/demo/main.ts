@@ -1,21 +1,30 @@
-/** `npm start`: the demo on an embedded SQLite file, seeded afresh at every start. */
+/**
+ * `npm start`: the demo on an embedded SQLite file, seeded afresh at every start. `DEMO_DATABASE_URL`
+ * (`postgres://…`, `mariadb://…`) runs it on that database instead, and `DEMO_SEED=0` keeps the data
+ * found there: a second process on the same database, whose writes the first one's change feed sees.
+ */
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { Sequelize } from 'sequelize';
 import { openSqlite } from '../databases/sqlite.js';
 import { createDemoApp } from './app.js';
 import { seedDemo } from './seed.js';
 
 const storage = process.env['DEMO_DB'] ?? '.tmp/demo.sqlite';
+const url = process.env['DEMO_DATABASE_URL'];
+const seeded = process.env['DEMO_SEED'] !== '0';
 const port = Number(process.env['PORT'] ?? 3000);
 
-mkdirSync(dirname(storage), { recursive: true });
+/** The database, as the first line says it (no password). */
+const where = url === undefined ? `SQLite file ${storage}` : `${new URL(url).protocol.slice(0, -1)} database ${new URL(url).pathname.slice(1)}`;
+if (url === undefined) mkdirSync(dirname(storage), { recursive: true });
 // koa-fast-crud runs its writes on one SQLite file one at a time; openSqlite adds WAL, IMMEDIATE transactions
 // and retries of SQLITE_BUSY, the settings docs/guide/operations.md gives for concurrent writes.
-const sequelize = await openSqlite(storage);
+const sequelize = url === undefined ? await openSqlite(storage) : new Sequelize(url, { logging: false });
 const { app, models, openApi, admin } = createDemoApp(sequelize);
-await seedDemo(models);
+if (seeded) await seedDemo(models);
 
 // A URL up to 64 KiB reaches the library, which answers a JSend 414 past global.max_url_length (8,192
 // characters); with Node's default 16 KiB, Node itself would answer a bare 431 and close the connection.
@@ -24,7 +33,7 @@ const server = createServer({ maxHeaderSize: 65_536 }, app.callback()).listen(po
   // The routes as the OpenAPI document lists them: on the router, crud's one layer per resource serves them all.
   const operations = Object.entries(openApi.paths ?? {}).flatMap(([path, item]) => Object.keys(item ?? {}).map((verb) => [verb, path] as const));
   const routes = [...operations, ['get', '/openapi.json'] as const].map(([verb, path]) => `  ${verb.toUpperCase().padEnd(6)} /api${path}`);
-  console.log(`koa-fast-crud demo on ${base} (SQLite file ${storage}, seeded afresh)\n`);
+  console.log(`koa-fast-crud demo on ${base} (${where}, ${seeded ? 'seeded afresh' : 'data kept'})\n`);
   console.log(`Routes:\n${routes.join('\n')}\n`);
   console.log(`Demo page:    ${base}/   (a product form, a category autocomplete and a product table)`);
   console.log(`Admin app:    ${base}/admin   (react-admin through koa-fast-crud/react-admin, bundled by esbuild)`);
@@ -44,6 +53,10 @@ const server = createServer({ maxHeaderSize: 65_536 }, app.callback()).listen(po
 // Bundle the admin app now, so that its first visitor does not wait for esbuild.
 admin.ready().catch((error: unknown) => console.error('The admin app did not bundle:', error));
 
-const stop = () => server.close(() => void sequelize.close());
+// closeAllConnections: an open admin's change feed is a request that never ends, and would hold close() forever.
+const stop = () => {
+  server.close(() => void sequelize.close());
+  server.closeAllConnections();
+};
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
