@@ -11,7 +11,8 @@
  *     client socket in it), then writes at a lower steady rate, each event timed from the write's reply to its arrival
  *     at every subscriber (p99 target ≤ 250 ms).
  * The app processes are forked from this file (`--expose-gc`), listen on 127.0.0.1 ports 18500 and 18501 (BENCH_PORTS
- * overrides: `18500,18501`) and connect to FAST_CRUD_PG_URL (table `lvk_bench_items` and the outbox).
+ * overrides: `18500,18501`) and connect to FAST_CRUD_PG_URL (table `lvk_bench_items` and the outbox);
+ * `BENCH_CPU_PROF=<dir>` writes V8's CPU profile of each (`app-<port>.cpuprofile`).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
@@ -84,8 +85,16 @@ async function serveApp(url: string, port: number): Promise<void> {
 }
 
 async function startApp(url: string, port: number): Promise<ChildProcess> {
+  const profiles = process.env['BENCH_CPU_PROF'];
   const child = fork(fileURLToPath(import.meta.url), ['app', url, String(port)], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
+    execArgv: [
+      '--import',
+      'tsx',
+      '--expose-gc',
+      ...(profiles === undefined
+        ? []
+        : ['--cpu-prof', `--cpu-prof-dir=${profiles}`, `--cpu-prof-name=app-${port}.cpuprofile`]),
+    ],
     stdio: 'inherit',
   });
   await new Promise<void>((resolve, reject) => {
@@ -274,6 +283,11 @@ export async function twoProcesses(options: TwoProcessOptions): Promise<void> {
           `from its due time ${describe(fromDue.latencies)}`,
       );
     }
+    if (writes.length / took < options.rate * 0.95)
+      console.log(
+        `  A did not keep up with ${options.rate}/s on this machine (${load()}): the writes queued, and the ` +
+          `latencies above include that queue; rerun on a quieter machine or with a lower BENCH_LIVE_RATE`,
+      );
     const cpu = (i: 0 | 1) => ((cpuAfter[i].cpuMs - cpuBefore[i].cpuMs) * 1000) / writes.length;
     console.log(
       `  server CPU per write: A ${cpu(0).toFixed(0)} µs, B ${cpu(1).toFixed(0)} µs; faults A ${cpuAfter[0].faults}, ` +
