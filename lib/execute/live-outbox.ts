@@ -116,7 +116,7 @@ function outboxTable(sequelize: Sequelize): string {
 
 /** A PostgreSQL connection of the pool held by the caller, as pg's client shows it: it runs a query with values. */
 export interface HeldConnection {
-  query(sql: string, values?: readonly unknown[]): Promise<{ rows?: unknown[] } | unknown>;
+  query(sql: string, values?: readonly unknown[]): Promise<unknown>;
 }
 
 /**

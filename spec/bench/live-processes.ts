@@ -12,7 +12,7 @@
  *     at every subscriber (p99 target ≤ 250 ms).
  * The app processes are forked from this file (`--expose-gc`), listen on 127.0.0.1 ports 18500 and 18501 (BENCH_PORTS
  * overrides: `18500,18501`) and connect to FAST_CRUD_PG_URL (table `lvk_bench_items` and the outbox);
- * `BENCH_CPU_PROF=<dir>` writes V8's CPU profile of each (`app-<port>.cpuprofile`).
+ * `BENCH_CPU_PROF=<dir>` writes V8's CPU profiles of each under `<dir>/app-<port>/` (the largest is the main thread's).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
@@ -91,9 +91,7 @@ async function startApp(url: string, port: number): Promise<ChildProcess> {
       '--import',
       'tsx',
       '--expose-gc',
-      ...(profiles === undefined
-        ? []
-        : ['--cpu-prof', `--cpu-prof-dir=${profiles}`, `--cpu-prof-name=app-${port}.cpuprofile`]),
+      ...(profiles === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profiles}/app-${port}`]),
     ],
     stdio: 'inherit',
   });
@@ -225,7 +223,8 @@ function arrivalsOf(writes: readonly Write[], watchers: readonly Watcher[], from
   const latencies: number[] = [];
   let lost = 0;
   const closed = watchers.filter((watcher) => watcher.ended()).length;
-  if (closed > 0) console.log(`  ${closed} of ${watchers.length} streams were closed by the server`);
+  if (closed > 0 && from === 'replied')
+    console.log(`  ${closed} of ${watchers.length} streams were closed by the server`);
   for (const watcher of watchers)
     for (const write of writes) {
       const at = watcher.arrivals.get(write.id);
@@ -285,8 +284,8 @@ export async function twoProcesses(options: TwoProcessOptions): Promise<void> {
     }
     if (writes.length / took < options.rate * 0.95)
       console.log(
-        `  A did not keep up with ${options.rate}/s on this machine (${load()}): the writes queued, and the ` +
-          `latencies above include that queue; rerun on a quieter machine or with a lower BENCH_LIVE_RATE`,
+        `  A did not keep up with ${options.rate}/s on this machine (${load()}): the writes queued (the times from ` +
+          `the due time include that queue) and A was saturated; rerun on a quieter machine or a lower BENCH_LIVE_RATE`,
       );
     const cpu = (i: 0 | 1) => ((cpuAfter[i].cpuMs - cpuBefore[i].cpuMs) * 1000) / writes.length;
     console.log(
