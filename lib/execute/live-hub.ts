@@ -15,7 +15,7 @@ import {
 } from '../core/live-feed.js';
 import type { LiveConfig } from '../types.js';
 import { outsideRequests } from './deadline.js';
-import { holdsChange, lastChangeId, OUTBOX_CHANNEL, readChanges } from './live-outbox.js';
+import { holdsChange, lastChangeId, OUTBOX_CHANNEL, readChanges, readChangesOn } from './live-outbox.js';
 
 /** How long an id missing before later ones holds them back before it is taken for a rolled-back write. */
 export const GAP_GRACE_MS = 2000;
@@ -42,7 +42,7 @@ interface Member {
 
 /** The dedicated PostgreSQL connection the hub listens on, as pg's client shows it. */
 interface ListenClient {
-  query(sql: string): Promise<unknown>;
+  query(sql: string, values?: readonly unknown[]): Promise<unknown>;
   on(event: 'notification' | 'error' | 'end', listener: (...args: unknown[]) => void): unknown;
   removeAllListeners(event?: string): unknown;
 }
@@ -277,7 +277,13 @@ export class LiveHub {
       do {
         this.again = false;
         if (this.position === undefined) return;
-        const events = await readChanges(this.sequelize, this.position.cursor, PAGE);
+        // On the listening connection while there is one: the pool may be busy with a burst of writes, and the
+        // events would wait behind them.
+        const listener = this.listener;
+        const events =
+          listener === undefined
+            ? await readChanges(this.sequelize, this.position.cursor, PAGE)
+            : await readChangesOn(this.sequelize, listener, this.position.cursor, PAGE);
         if (this.position === undefined) return;
         const byId = new Map(events.map((event) => [BigInt(event.id), event]));
         const { deliver, position } = advance(this.position, [...byId.keys()], Date.now(), GAP_GRACE_MS);

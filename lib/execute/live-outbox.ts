@@ -93,21 +93,49 @@ export async function writeChange(sequelize: Sequelize, row: ChangeRow, transact
     return;
   }
   // One round trip: the insert, and the notification PostgreSQL delivers when (and only when) it commits.
-  const queries = sequelize.getQueryInterface();
-  const columns = Object.keys(values).map((name) => queries.quoteIdentifier(name));
-  const name = outboxModel(sequelize).getTableName() as string | { tableName: string; schema?: string };
-  const table =
-    typeof name === 'string'
-      ? queries.quoteIdentifier(name)
-      : [name.schema, name.tableName]
-          .filter((part) => part !== undefined)
-          .map((part) => queries.quoteIdentifier(part))
-          .join('.');
+  const columns = Object.keys(values).map((name) => sequelize.getQueryInterface().quoteIdentifier(name));
+  const table = outboxTable(sequelize);
   await sequelize.query(
     `WITH change AS (INSERT INTO ${table} (${columns.join(', ')}) VALUES ($1, $2, $3, $4, $5) RETURNING 1) ` +
       `SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM change`,
     { bind: Object.values(values), transaction },
   );
+}
+
+/** The outbox table's name, quoted (with its schema when the model has one). */
+function outboxTable(sequelize: Sequelize): string {
+  const queries = sequelize.getQueryInterface();
+  const name = outboxModel(sequelize).getTableName() as string | { tableName: string; schema?: string };
+  return typeof name === 'string'
+    ? queries.quoteIdentifier(name)
+    : [name.schema, name.tableName]
+        .filter((part) => part !== undefined)
+        .map((part) => queries.quoteIdentifier(part))
+        .join('.');
+}
+
+/** A PostgreSQL connection of the pool held by the caller, as pg's client shows it: it runs a query with values. */
+export interface HeldConnection {
+  query(sql: string, values?: readonly unknown[]): Promise<unknown>;
+}
+
+/**
+ * The events after `after`, at most `limit`, in id order, read on a PostgreSQL connection the caller holds (the change
+ * feed's listening one) rather than one of the pool, which a burst of writes may keep busy.
+ * @example const events = await readChangesOn(sequelize, listener, 40n, 500);
+ */
+export async function readChangesOn(
+  sequelize: Sequelize,
+  connection: HeldConnection,
+  after: bigint,
+  limit: number,
+): Promise<ChangeEvent[]> {
+  const result = (await connection.query(
+    `SELECT "id", "resource", "kind", "ids", "scopes" FROM ${outboxTable(sequelize)} WHERE "id" > $1 ` +
+      `ORDER BY "id" LIMIT $2`,
+    [after.toString(), limit],
+  )) as { rows: OutboxRow[] };
+  return result.rows.map(changeEventOf);
 }
 
 /**

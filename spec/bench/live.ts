@@ -6,6 +6,11 @@
  *     then each write's event timed from the write's reply to its arrival at every subscriber (p99 target ≤ 250 ms).
  * The server runs in this process with its subscribers' sockets (a floor measured alongside: the same writes without
  * the feed), so the figures include the client side.
+ * On PostgreSQL it then runs the two-process mode (spec/bench/live-processes.ts): writes to process A at a steady
+ * 200/s, open-loop, timed to their events at subscribers on process B and on A (p99 target ≤ 100 ms), and the fan-out
+ * to the same number of subscribers split between A and B. `BENCH_LIVE_RATE` (200), `BENCH_LIVE_SECONDS` (10),
+ * `BENCH_LIVE_WATCHERS` (subscribers per process in the latency run, 4), `BENCH_LIVE_FANOUT_RATE` (writes/s of the
+ * fan-out, 50); `BENCH_LIVE_MODE=one` or `two` runs one mode only.
  *   npm run bench -- live [subscribers=1000] [writes=200] [sqlite,postgres]
  * PostgreSQL is FAST_CRUD_PG_URL (skipped when it does not answer).
  */
@@ -17,11 +22,14 @@ import { crud, resource } from '../../lib/index.js';
 import { outboxModel } from '../../lib/execute/live-outbox.js';
 import { postgresAnswers } from '../support/databases.js';
 import { serve } from '../support/http.js';
+import { twoProcesses } from './live-processes.js';
 
 const [subscribersArg, writesArg, databasesArg] = process.argv.slice(2);
 const SUBSCRIBERS = Number(subscribersArg ?? 1000);
 const WRITES = Number(writesArg ?? 200);
 const PG_URL = process.env['FAST_CRUD_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const MODE = process.env['BENCH_LIVE_MODE'] ?? 'both';
+const setting = (name: string, otherwise: number) => Number(process.env[name] ?? otherwise);
 
 function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -143,5 +151,15 @@ for (const database of ['sqlite', 'postgres'] as const) {
     console.log(`postgres: skipped, ${PG_URL.replace(/\/\/[^@]*@/, '//')} does not answer`);
     continue;
   }
-  await run(database);
+  if (MODE !== 'two') await run(database);
+  if (database === 'postgres' && MODE !== 'one')
+    await twoProcesses({
+      url: PG_URL,
+      rate: setting('BENCH_LIVE_RATE', 200),
+      seconds: setting('BENCH_LIVE_SECONDS', 10),
+      watchers: setting('BENCH_LIVE_WATCHERS', 4),
+      subscribers: SUBSCRIBERS,
+      fanOutWrites: WRITES,
+      fanOutRate: setting('BENCH_LIVE_FANOUT_RATE', 50),
+    });
 }
