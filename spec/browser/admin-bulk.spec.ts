@@ -8,16 +8,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { browserInSuite, browserSkipReason, type WatchedPage, eventually } from '../support/browser.js';
+import { browserInSuite, browserSkipReason, type WatchedPage, eventually, adminProblems } from '../support/browser.js';
 import { demoApi, serveDemoInSuite, type DemoProduct as Product, type OptionItem } from '../support/demo.js';
-
-/** react-admin 5.15.4's props that Material UI 9 no longer takes: the two warnings admin.spec.ts lets through. */
-const UPSTREAM_WARNINGS = [
-  /^console: React does not recognize the `%s` prop on a DOM element\. .* InputProps inputprops \(/,
-  /^console: React does not recognize the `%s` prop on a DOM element\. .* inputProps inputprops \(/,
-];
-const problemsOf = (problems: readonly string[]) =>
-  problems.filter((p) => !UPSTREAM_WARNINGS.some((known) => known.test(p)));
 
 describe(
   "the react-admin app's bulk actions, product page and trash, in a browser",
@@ -96,7 +88,7 @@ describe(
       assert.deepEqual(ids.sort(), [spade.id, can.id].sort(), patches[0]);
       assert.deepEqual(bodies.get(page)!.get(patches[0]!), { categoryId: toys });
       for (const sku of ['GD-001', 'GD-002']) assert.equal((await productBySku(sku)).categoryId, toys, sku);
-      assert.deepEqual(problemsOf(problems), []);
+      assert.deepEqual(adminProblems(problems), []);
     });
 
     it("shows a product's category through a ReferenceField, read with getMany and linked to the category", async () => {
@@ -113,7 +105,7 @@ describe(
         apiCalls.get(page)!.join('\n'),
       );
       await browser.shot(page, 'admin-show');
-      assert.deepEqual(problemsOf(problems), []);
+      assert.deepEqual(adminProblems(problems), []);
     });
 
     it('moves the product shown to the trash, and restores it from the trash with its row button', async () => {
@@ -146,7 +138,7 @@ describe(
       await showsSkus(page, ['TY-002']);
       assert.deepEqual(writes(page).slice(1), [`PATCH /api/products/${pan.id}/restore`]);
       assert.deepEqual(await apiSkus('filter[sku]=KT-001'), ['KT-001']);
-      assert.deepEqual(problemsOf(problems), []);
+      assert.deepEqual(adminProblems(problems), []);
     });
 
     it('moves the selected rows to the trash and restores them, each with one batch request', async () => {
@@ -191,7 +183,7 @@ describe(
       assert.deepEqual(idsOf(restores[0]!), bookIds);
       assert.deepEqual(await apiSkus('filter[sku][in]=BK-001,BK-002&sort=sku'), ['BK-001', 'BK-002']);
       assert.deepEqual(await apiSkus('filter[deletedAt][nn]=1'), ['TY-002']);
-      assert.deepEqual(problemsOf(problems), []);
+      assert.deepEqual(adminProblems(problems), []);
     });
   },
 );

@@ -8,16 +8,8 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { CONFLICT_MESSAGE } from '../../lib/clients/protocol.js';
-import { browserInSuite, browserSkipReason, eventually, type WatchedPage } from '../support/browser.js';
+import { browserInSuite, browserSkipReason, eventually, type WatchedPage, adminProblems } from '../support/browser.js';
 import { demoApi, serveDemoInSuite, type DemoProduct as Product } from '../support/demo.js';
-
-/** react-admin 5.15.4's props that reach the DOM under Material UI 9 (see admin.spec.ts): not ours. */
-const UPSTREAM_WARNINGS = [
-  /^console: React does not recognize the `%s` prop on a DOM element\. .* InputProps inputprops \(/,
-  /^console: React does not recognize the `%s` prop on a DOM element\. .* inputProps inputprops \(/,
-];
-const problemsOf = (problems: readonly string[]) =>
-  problems.filter((p) => !UPSTREAM_WARNINGS.some((known) => known.test(p)));
 
 describe('two tabs edit one product in the react-admin app, in a browser', { skip: browserSkipReason() }, () => {
   const demo = serveDemoInSuite();
@@ -70,9 +62,11 @@ describe('two tabs edit one product in the react-admin app, in a browser', { ski
     const stored = await productBySku('BK-002');
     assert.deepEqual([stored.name, stored.price], ['First title', original.price], 'the first save stands');
     // Chromium logs the 412, and react-admin's development build the rejected call: those are the only problems.
-    assert.deepEqual(problemsOf(first.problems), []);
+    assert.deepEqual(adminProblems(first.problems), []);
     assert.deepEqual(
-      problemsOf(second.problems).map((p) => /status of (\d+)/.exec(p)?.[1] ?? /HttpError: [^\n]+/.exec(p)?.[0] ?? p),
+      adminProblems(second.problems).map(
+        (p) => /status of (\d+)/.exec(p)?.[1] ?? /HttpError: [^\n]+/.exec(p)?.[0] ?? p,
+      ),
       ['412', `HttpError: ${CONFLICT_MESSAGE}`],
     );
 

@@ -10,16 +10,8 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { Sequelize } from 'sequelize';
 import { stableId } from '../../docs/examples/demo/seed.js';
-import { browserInSuite, browserSkipReason, eventually, type WatchedPage } from '../support/browser.js';
+import { browserInSuite, browserSkipReason, eventually, type WatchedPage, adminProblems } from '../support/browser.js';
 import { serveDemoInSuite, startDemoProcess, type DemoProcess } from '../support/demo.js';
-
-/** react-admin 5.15.4's props that reach the DOM under Material UI 9 (see admin.spec.ts): not ours. */
-const UPSTREAM_WARNINGS = [
-  /^console: React does not recognize the `%s` prop on a DOM element\. .* InputProps inputprops \(/,
-  /^console: React does not recognize the `%s` prop on a DOM element\. .* inputProps inputprops \(/,
-];
-const problemsOf = (problems: readonly string[]) =>
-  problems.filter((p) => !UPSTREAM_WARNINGS.some((known) => known.test(p)));
 
 /** BK-002 is on the list's first page (by name, 5 a page), before and after its new name. */
 const PRODUCT = { id: stableId('product:BK-002'), name: 'Designing Data-Intensive Applications' };
@@ -96,7 +88,7 @@ describe('the admin product list updates live, in a browser', { skip: browserSki
       page.waitForResponse((response) => response.request().method() === 'PATCH'),
       page.getByRole('button', { name: 'Save' }).click(),
     ]);
-    assert.deepEqual(problemsOf(problems), []);
+    assert.deepEqual(adminProblems(problems), []);
     return reply.status();
   }
 
@@ -122,7 +114,7 @@ describe('the admin product list updates live, in a browser', { skip: browserSki
     );
     assert.ok(list.page.url().endsWith('#/products'), list.page.url());
     assert.ok(searches.length >= 1, 'the list refetched its page');
-    assert.deepEqual(problemsOf(list.problems), []);
+    assert.deepEqual(adminProblems(list.problems), []);
   }
 
   describe('two pages on one demo server', () => {

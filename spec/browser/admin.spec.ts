@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { browserInSuite, browserSkipReason, type WatchedPage, eventually } from '../support/browser.js';
+import { browserInSuite, browserSkipReason, type WatchedPage, eventually, adminProblems } from '../support/browser.js';
 import {
   demoApi,
   serveDemoInSuite,
@@ -16,18 +16,6 @@ import {
   type Failure,
   type OptionItem,
 } from '../support/demo.js';
-
-/**
- * react-admin 5.15.4 passes `InputProps`/`inputProps` to Material UI 9's TextField, which no longer
- * takes them (MUI moved them to `slotProps`), so React's development build warns that they reach a
- * DOM element. These two warnings, and nothing else, are let through; any other console error fails.
- */
-const UPSTREAM_WARNINGS = [
-  /^console: React does not recognize the `%s` prop on a DOM element\. .* InputProps inputprops \(/,
-  /^console: React does not recognize the `%s` prop on a DOM element\. .* inputProps inputprops \(/,
-];
-const problemsOf = (problems: readonly string[]) =>
-  problems.filter((p) => !UPSTREAM_WARNINGS.some((known) => known.test(p)));
 
 describe('the react-admin app at /admin, in a browser', { skip: browserSkipReason() }, () => {
   const demo = serveDemoInSuite();
@@ -120,7 +108,7 @@ describe('the react-admin app at /admin, in a browser', { skip: browserSkipReaso
     assert.equal(await pageInfo(page), '1-5 of 7');
     assert.equal(await page.title(), 'koa-fast-crud demo admin');
     await browser.shot(page, 'admin-list');
-    assert.deepEqual(problemsOf(problems), []);
+    assert.deepEqual(adminProblems(problems), []);
   });
 
   it('sorts by the column header clicked, as the API sorts', async () => {
@@ -149,7 +137,7 @@ describe('the react-admin app at /admin, in a browser', { skip: browserSkipReaso
       assert.ok(names.every((name) => name !== ''));
     });
     await browser.shot(page, 'admin-sorted-by-category');
-    assert.deepEqual(problemsOf(problems), []);
+    assert.deepEqual(adminProblems(problems), []);
   });
 
   it('narrows the rows with the search box (q, the term search) and the min price filter (price_gte)', async () => {
@@ -171,7 +159,7 @@ describe('the react-admin app at /admin, in a browser', { skip: browserSkipReaso
     await page.getByPlaceholder('Search').fill('');
     await showsSkus(page, await apiSkus('filter[price][gte]=20&sort=name&page=1&perPage=5'));
     assert.equal(lastSearch(page).has('filter[term]'), false);
-    assert.deepEqual(problemsOf(problems), []);
+    assert.deepEqual(adminProblems(problems), []);
   });
 
   it('shows the next page of rows, then the previous one', async () => {
@@ -189,7 +177,7 @@ describe('the react-admin app at /admin, in a browser', { skip: browserSkipReaso
 
     await page.getByRole('button', { name: 'Go to previous page' }).click();
     await showsSkus(page, first);
-    assert.deepEqual(problemsOf(problems), []);
+    assert.deepEqual(adminProblems(problems), []);
   });
 
   it("shows the server's message under the field when it refuses an edit, and saves nothing", async () => {
@@ -233,7 +221,7 @@ describe('the react-admin app at /admin, in a browser', { skip: browserSkipReaso
     assert.ok(page.url().endsWith(`#/products/${pan.id}`), 'the form stays open');
     // Chromium logs each 4xx answer, and react-admin's development build each rejected call: those are the only problems.
     assert.deepEqual(
-      problemsOf(problems).map((p) => /status of (\d+)/.exec(p)?.[1] ?? /HttpError: [^\n]+/.exec(p)?.[0] ?? p),
+      adminProblems(problems).map((p) => /status of (\d+)/.exec(p)?.[1] ?? /HttpError: [^\n]+/.exec(p)?.[0] ?? p),
       ['400', `HttpError: ${negative.failures[0]!.message}`, '409', `HttpError: ${taken.failures[0]!.message}`],
     );
   });
@@ -277,7 +265,7 @@ describe('the react-admin app at /admin, in a browser', { skip: browserSkipReaso
     await eventually(async () =>
       assert.equal(await page.getByRole('combobox', { name: 'Category' }).inputValue(), 'Kitchen'),
     );
-    assert.deepEqual(problemsOf(problems), []);
+    assert.deepEqual(adminProblems(problems), []);
   });
 
   it('saves a valid edit, which the API then answers', async () => {
@@ -319,7 +307,7 @@ describe('the react-admin app at /admin, in a browser', { skip: browserSkipReaso
     await eventually(async () => assert.deepEqual(await row.locator('td.column-categoryId').textContent(), 'Garden'));
     assert.deepEqual(await row.locator('td.column-price').textContent(), '49.50');
     await browser.shot(page, 'admin-saved');
-    assert.deepEqual(problemsOf(problems), []);
+    assert.deepEqual(adminProblems(problems), []);
   });
 
   it('deletes the selected rows with one batch request (BulkDeleteButton), which the API then no longer finds', async () => {
@@ -342,7 +330,7 @@ describe('the react-admin app at /admin, in a browser', { skip: browserSkipReaso
     assert.deepEqual(ids.sort(), [spade.id, can.id].sort(), deletes[0]);
     assert.deepEqual(await apiSkus('filter[sku][in]=GD-001,GD-002&filter[deletedAt][nn]=1'), []);
     assert.deepEqual(await apiSkus('filter[sku][in]=GD-001,GD-002'), []);
-    assert.deepEqual(problemsOf(problems), []);
+    assert.deepEqual(adminProblems(problems), []);
   });
 });
 

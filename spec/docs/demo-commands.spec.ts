@@ -33,12 +33,15 @@ describe('npm start', () => {
   const dir = mkdtempSync(join(tmpdir(), 'fast-crud-demo-'));
   let child: ChildProcess;
   let output = '';
+  /** What the demo printed on stderr. */
+  let printed = '';
 
   before(async () => {
     child = spawn(process.execPath, ['--import', 'tsx', 'docs/examples/demo/main.ts'], {
       env: { ...process.env, PORT: '0', DEMO_DB: join(dir, 'demo.sqlite') },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    child.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
     await new Promise<void>((resolve, reject) => {
       child.stdout!.on('data', (chunk: Buffer) => {
         output += chunk.toString();
@@ -85,5 +88,21 @@ describe('npm start', () => {
         assert.equal((JSON.parse(body) as { status: string }).status, 'fail', line);
       }
     }
+  });
+
+  it('prints nothing when a client closes its change feed, which Koa reports as a premature close', async () => {
+    const base = /demo on (http:\/\/localhost:\d+) /.exec(output)![1]!.replace('localhost', '127.0.0.1');
+    for (let i = 0; i < 3; i++) {
+      const leaving = new AbortController();
+      const feed = await fetch(`${base}/api/products/changes`, { signal: leaving.signal });
+      assert.equal(feed.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+      await feed.body!.getReader().read();
+      leaving.abort();
+    }
+    // The server hears of the closed connections on its next turns; a request after them is answered after them.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal((await fetch(`${base}/api/products/changes?ids=`)).status, 400);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(printed, '');
   });
 });

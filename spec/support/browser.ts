@@ -88,3 +88,21 @@ export async function eventually(check: () => Promise<void>, timeout = 10_000): 
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/**
+ * react-admin 5.15.4 passes `InputProps`/`inputProps` to Material UI 9's TextField, which no longer
+ * takes them (MUI moved them to `slotProps`), so React's development build warns that they reach a
+ * DOM element. These two warnings, and nothing else, are let through; any other console error fails.
+ */
+const REACT_ADMIN_WARNINGS = [
+  /^console: React does not recognize the `%s` prop on a DOM element\. .* InputProps inputprops \(/,
+  /^console: React does not recognize the `%s` prop on a DOM element\. .* inputProps inputprops \(/,
+];
+
+/**
+ * A react-admin page's problems (`WatchedPage.problems`) without react-admin's two known warnings.
+ * @example assert.deepEqual(adminProblems(problems), []);
+ */
+export function adminProblems(problems: readonly string[]): string[] {
+  return problems.filter((p) => !REACT_ADMIN_WARNINGS.some((known) => known.test(p)));
+}

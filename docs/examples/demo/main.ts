@@ -24,6 +24,11 @@ if (url === undefined) mkdirSync(dirname(storage), { recursive: true });
 // and retries of SQLITE_BUSY, the settings docs/guide/operations.md gives for concurrent writes.
 const sequelize = url === undefined ? await openSqlite(storage) : new Sequelize(url, { logging: false });
 const { app, models, openApi, admin } = createDemoApp(sequelize);
+// A client that closes a streamed reply (an admin tab's change feed, a CSV download cut off) is no server fault, though
+// Koa reports it as ERR_STREAM_PREMATURE_CLOSE: every other error is printed, as Koa's default listener would.
+app.on('error', (error: Error & { code?: string }) => {
+  if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') console.error(error);
+});
 if (seeded) await seedDemo(models);
 
 // A URL up to 64 KiB reaches the library, which answers a JSend 414 past global.max_url_length (8,192
