@@ -15,7 +15,7 @@ import { openStreams } from '../../lib/execute/live-hub.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { FORMS, controllerOf, type Form } from '../support/forms.js';
 import { serve, type TestServer } from '../support/http.js';
-import { idsOf, openStream, type SseStream } from '../support/sse.js';
+import { idsOf, openStream, type SseEvent, type SseStream } from '../support/sse.js';
 import { resource } from '../../lib/index.js';
 
 const databases = await testDatabases();
@@ -88,6 +88,14 @@ function appOf(form: Form, Item: ModelStatic<Model>, Note: ModelStatic<Model>, c
   return new Koa().use(router.routes());
 }
 
+/** The stream's first event that names `id`, once it comes (events of earlier writes may come before it). */
+async function eventNaming(stream: SseStream, id: string): Promise<SseEvent> {
+  for (let count = 1; ; count++) {
+    const found = (await stream.waitFor(count)).find((event) => idsOf(event).includes(id));
+    if (found !== undefined) return found;
+  }
+}
+
 const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
   body: JSON.stringify(body),
   headers: { 'content-type': 'application/json', ...headers },
@@ -105,6 +113,16 @@ for (const db of databases) {
         const stream = await openStream(server.url + path, headers);
         streams.push(stream);
         return stream;
+      };
+      /**
+       * Returns once the feed has passed every write made so far (a probe hears of a marker written after them), so a
+       * stream opened next starts after them: on a loaded machine the feed may still be reading an earlier test's events.
+       */
+      const settled = async () => {
+        const probe = await open('/items/changes');
+        const marker = await server.request('POST', '/items', json({ name: 'marker' }));
+        await eventNaming(probe, String(marker.body.data.id));
+        probe.close();
       };
 
       before(async () => {
@@ -174,6 +192,7 @@ for (const db of databases) {
       });
 
       it('emits nothing for a write that rolled back (a hook threw), nor for a 404', async () => {
+        await settled();
         const stream = await open('/items/changes');
         assert.equal((await server.request('POST', '/items', json({ name: 'boom' }))).status, 500);
         assert.equal((await server.request('PATCH', '/items/999999', json({ name: 'x' }))).status, 404);
@@ -191,7 +210,7 @@ for (const db of databases) {
         }[];
         const [one, two] = rows.map((row) => String(row.id));
         // A subscription starts where the feed is: let it pass the creation.
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await settled();
         const stream = await open(`/items/changes?ids=${one},12345678`);
         await server.request('PATCH', `/items/${two}`, json({ name: 'other' }));
         await server.request('PATCH', `/items?filter[name][in]=n1,other`, json({ name: 'both' }));
@@ -206,22 +225,23 @@ for (const db of databases) {
       });
 
       it('resumes from Last-Event-ID across a server restart; an unknown id gets one reset; a malformed one a 400', async () => {
+        await settled();
         const stream = await open('/items/changes');
         const a = await server.request('POST', '/items', json({ name: 'r1' }));
-        const [first] = await stream.waitFor(1);
+        const first = await eventNaming(stream, String(a.body.data.id));
         stream.close();
         await server.close();
         // A new server on the same database, written to before the client comes back.
         server = await serve(appOf(form, Item, Note), errors);
         const c = await server.request('POST', '/items', json({ name: 'r3' }));
-        const resumed = await open('/items/changes', { 'last-event-id': first!.id! });
+        const resumed = await open('/items/changes', { 'last-event-id': first.id! });
         const d = await server.request('POST', '/items', json({ name: 'r4' }));
         const events = await resumed.waitFor(2);
         assert.deepEqual(
           events.map((event) => idsOf(event)[0]),
           [c, d].map((reply) => String(reply.body.data.id)),
         );
-        assert.ok(a.status === 201 && BigInt(events[0]!.id!) > BigInt(first!.id!));
+        assert.ok(a.status === 201 && BigInt(events[0]!.id!) > BigInt(first.id!));
         const unknown = await open('/items/changes', { 'last-event-id': '99999999999' });
         const [reset] = await unknown.waitFor(1);
         assert.equal(reset!.event, 'reset');
