@@ -13,9 +13,12 @@ import type { AbstractConstructor, BaseController } from '../controller/base-con
 import { csvColumns, csvRow, type CsvColumn } from '../core/csv-cells.js';
 import { csvField, csvLine } from '../core/csv-line.js';
 import { ownFields } from '../core/sparse-fields.js';
-import { batchReader, KEY_ALIAS, relationSorts } from '../execute/batches.js';
+import { KEY_ALIAS, relationSorts } from '../execute/batches.js';
+import type { ExportRead } from '../core/export-read.js';
+import { exportReader } from '../execute/export-cursor.js';
 import { underFreshDeadline } from '../execute/deadline.js';
 import { endSnapshot, openSnapshot } from '../execute/snapshot.js';
+import { stateOf } from '../execute/state.js';
 import type { HookResult } from '../resource/resource.js';
 import { rowScopesOf } from '../resource/row-scopes.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
@@ -68,13 +71,16 @@ export async function exportCsvAction(scope: ActionScope): Promise<Reply | undef
   // A hook's `useMaster: true`, or `export_csv.use_master`, puts the snapshot (and so every batch) on the primary.
   const useMaster = config.export_csv.use_master || (query as { useMaster?: unknown }).useMaster === true;
   const snapshot = query.transaction ? undefined : await openSnapshot(model.sequelize!, { useMaster });
+  const observer = stateOf(model.sequelize!).observer;
   const options = {
     size: config.export_csv.batch_size,
     raw: fast !== undefined,
     transaction: snapshot,
     known: relationSorts(model, plan, compiled.order),
+    batches: observer?.forceExport?.(ctx) === 'batches',
+    told: observer?.exported && ((read: ExportRead) => observer.exported!(ctx, read)),
   };
-  const batches = batchReader(model, query, options);
+  const batches = exportReader(model, query, options);
   let first: Batch;
   try {
     first = await batches.next();
