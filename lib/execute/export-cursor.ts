@@ -2,6 +2,7 @@
  * exportReader: an export's raw rows batch by batch, from one cursor over the whole sorted result where the export's
  * plan says so (`planExportRead`), else by keyset batches (`batchReader`).
  */
+import { randomUUID } from 'node:crypto';
 import type { FindOptions, Model, ModelStatic, Sequelize, Transaction } from 'sequelize';
 import { QueryTypes } from 'sequelize';
 import type { ValueKind } from '../core/attribute-kinds.js';
@@ -68,8 +69,8 @@ export function exportReadOf(model: ModelStatic<Model>, query: FindOptions, opti
  * Reads an export's raw rows (or instances, by batches) in batches of `options.size`. By cursor: the SQL `findAll`
  * would send for the query in its keyset order (the primary key the tiebreak, as the batches sort), run once in the
  * transaction and read `size` rows at a time as the consumer asks, so the database sorts once: PostgreSQL
- * `DECLARE … NO SCROLL CURSOR` and `FETCH`, SQLite one prepared statement stepped row by row, MariaDB the driver's
- * `queryStream`, paused between batches. Ending the generator early (`return`) closes the cursor. When the SQL
+ * `DECLARE … NO SCROLL CURSOR` and `FETCH`, SQLite the sorted result copied into a temporary table read by rowid,
+ * MariaDB the driver's `queryStream`, paused between batches. Ending the generator early (`return`) closes the cursor. When the SQL
  * cannot be read, it reads by batches.
  * @example for await (const rows of exportReader(Product, query, { size: 1000, raw: true, transaction })) write(rows);
  */
@@ -161,17 +162,12 @@ async function* pgCursor(
   }
 }
 
-interface SqliteStatement {
-  get(callback: (error: Error | null, row: Record<string, unknown> | undefined) => void): void;
-  finalize(callback: (error: Error | null) => void): void;
-}
-interface SqliteDatabase {
-  prepare(sql: string, callback: (error: Error | null) => void): SqliteStatement;
-}
-
 /**
- * SQLite: one statement prepared on the transaction's connection and stepped `size` rows a batch (`Statement#get`
- * returns the next row; the requests of a batch are queued at once), finalized at the end (or on `return`).
+ * SQLite: the sorted result copied once into a temporary table of the connection (`CREATE TEMP TABLE … AS <select>`,
+ * rows numbered in the select's order), then read `size` rows a batch by rowid, each batch a seek. The snapshot's
+ * `query_only` is lifted for the copy and restored; the table is dropped at the end (or on `return`), and ending the
+ * snapshot would roll it back anyway. Stepping one statement through sqlite3's `Statement#get` costs a thread-pool
+ * round trip per row (25 s of CPU for 1,000,000 rows, against 2.4 s for this); `Statement#each` has no backpressure.
  */
 async function* sqliteCursor(
   sequelize: Sequelize,
@@ -179,45 +175,35 @@ async function* sqliteCursor(
   size: number,
   transaction: Transaction,
 ): AsyncGenerator<Record<string, unknown>[], undefined> {
-  const connection = privateSequelize.transactionConnection(transaction)!;
-  const database = connection as SqliteDatabase;
-  let statement: SqliteStatement | undefined;
-  await underRequestDeadline(
-    sequelize,
-    connection,
-    () =>
-      new Promise<void>((resolve, reject) => {
-        statement = database.prepare(sql, (error) => (error ? reject(error) : resolve()));
-      }),
-  );
-  const step = statement!;
+  const table = `temp.fast_crud_export_${randomUUID().replaceAll('-', '')}`;
+  const run = (text: string) => sequelize.query(text, { transaction, raw: true });
+  const [setting] = await sequelize.query<{ query_only?: number }>('PRAGMA query_only', {
+    transaction,
+    type: QueryTypes.SELECT,
+    raw: true,
+  });
+  const queryOnly = setting?.query_only === 1 ? 'ON' : 'OFF';
+  const writable = async (work: () => Promise<unknown>) => {
+    await run('PRAGMA query_only = OFF');
+    try {
+      await work();
+    } finally {
+      await run(`PRAGMA query_only = ${queryOnly}`);
+    }
+  };
+  await writable(() => run(`CREATE TABLE ${table} AS ${sql.slice(0, -1)}`));
   try {
-    for (;;) {
-      const rows = await underRequestDeadline(sequelize, connection, () => sqliteBatch(step, size));
+    for (let after = 0; ; after += size) {
+      const rows = await sequelize.query<Record<string, unknown>>(
+        `SELECT * FROM ${table} WHERE rowid > ${after} ORDER BY rowid LIMIT ${size}`,
+        { transaction, type: QueryTypes.SELECT, raw: true },
+      );
       if (rows.length > 0) yield rows;
       if (rows.length < size) return undefined;
     }
   } finally {
-    await new Promise<void>((resolve) => step.finalize(() => resolve()));
+    await writable(() => run(`DROP TABLE IF EXISTS ${table}`)).catch(() => undefined);
   }
-}
-
-/** Up to `size` next rows of a SQLite statement: fewer only at its end. */
-function sqliteBatch(statement: SqliteStatement, size: number): Promise<Record<string, unknown>[]> {
-  return new Promise((resolve, reject) => {
-    const rows: Record<string, unknown>[] = [];
-    let settled = 0;
-    let failed: Error | undefined;
-    for (let i = 0; i < size; i++)
-      statement.get((error, row) => {
-        if (error) failed ??= error;
-        else if (row !== undefined) rows.push(row);
-        if (++settled === size) {
-          if (failed === undefined) resolve(rows);
-          else reject(failed);
-        }
-      });
-  });
 }
 
 interface MariadbConnection {

@@ -307,8 +307,8 @@ export const privateSequelize = {
   },
 
   /**
-   * The driver connection a transaction runs on (`Transaction#connection`, set once it has begun): a sqlite3
-   * `Database` or a MariaDB connection. The export's cursor reads it (export-cursor.ts).
+   * The driver connection a transaction runs on (`Transaction#connection`, set once it has begun). The export's
+   * cursor on MariaDB streams from it (export-cursor.ts).
    */
   transactionConnection(transaction: object): object | undefined {
     const connection = (transaction as { connection?: unknown }).connection;
@@ -317,15 +317,13 @@ export const privateSequelize = {
 
   /**
    * What a dialect's export cursor needs of a transaction's driver connection and lacks, or undefined when it is all
-   * there: sqlite3's `Database#prepare` (its `Statement#get` and `#finalize` are checked on the statement), MariaDB's
-   * `queryStream`; PostgreSQL's cursor is SQL through `sequelize.query` and needs nothing.
-   * @example privateSequelize.missingCursorMembers('sqlite', transaction) // undefined
+   * there: MariaDB's `queryStream`; the PostgreSQL and SQLite cursors are SQL through `sequelize.query` and need nothing.
+   * @example privateSequelize.missingCursorMembers('mariadb', transaction) // undefined
    */
   missingCursorMembers(dialect: string, transaction: object): string | undefined {
-    if (dialect === 'postgres') return undefined;
+    if (dialect === 'postgres' || dialect === 'sqlite') return undefined;
     const connection = privateSequelize.transactionConnection(transaction) as Record<string, unknown> | undefined;
     if (connection === undefined) return 'Transaction#connection';
-    if (dialect === 'sqlite') return typeof connection['prepare'] === 'function' ? undefined : 'Database#prepare';
     if (dialect === 'mariadb')
       return typeof connection['queryStream'] === 'function' ? undefined : 'Connection#queryStream';
     return `cursor on ${dialect}`;
