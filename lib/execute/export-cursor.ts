@@ -70,8 +70,8 @@ export function exportReadOf(model: ModelStatic<Model>, query: FindOptions, opti
  * would send for the query in its keyset order (the primary key the tiebreak, as the batches sort), run once in the
  * transaction and read `size` rows at a time as the consumer asks, so the database sorts once: PostgreSQL
  * `DECLARE … NO SCROLL CURSOR` and `FETCH`, SQLite the sorted result copied into a temporary table read by rowid,
- * MariaDB the driver's `queryStream`, paused between batches. Ending the generator early (`return`) closes the cursor. When the SQL
- * cannot be read, it reads by batches.
+ * MariaDB the driver's `queryStream`, paused between batches. Ending the generator early (`return`) closes the
+ * cursor. When the SQL cannot be read, it reads by batches.
  * @example for await (const rows of exportReader(Product, query, { size: 1000, raw: true, transaction })) write(rows);
  */
 export async function* exportReader<M extends Model>(

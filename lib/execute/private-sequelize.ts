@@ -317,7 +317,8 @@ export const privateSequelize = {
 
   /**
    * What a dialect's export cursor needs of a transaction's driver connection and lacks, or undefined when it is all
-   * there: MariaDB's `queryStream`; the PostgreSQL and SQLite cursors are SQL through `sequelize.query` and need nothing.
+   * there: MariaDB's `queryStream`; the PostgreSQL and SQLite cursors are SQL through `sequelize.query` and need
+   * nothing.
    * @example privateSequelize.missingCursorMembers('mariadb', transaction) // undefined
    */
   missingCursorMembers(dialect: string, transaction: object): string | undefined {
