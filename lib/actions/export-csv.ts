@@ -13,9 +13,12 @@ import type { AbstractConstructor, BaseController } from '../controller/base-con
 import { csvColumns, csvRow, type CsvColumn } from '../core/csv-cells.js';
 import { csvField, csvLine } from '../core/csv-line.js';
 import { ownFields } from '../core/sparse-fields.js';
-import { batchReader, KEY_ALIAS, relationSorts } from '../execute/batches.js';
+import type { ExportRead } from '../core/export-read.js';
+import { KEY_ALIAS, relationSorts } from '../execute/batches.js';
+import { exportReader } from '../execute/export-cursor.js';
 import { underFreshDeadline } from '../execute/deadline.js';
 import { endSnapshot, openSnapshot } from '../execute/snapshot.js';
+import { stateOf } from '../execute/state.js';
 import type { HookResult } from '../resource/resource.js';
 import { rowScopesOf } from '../resource/row-scopes.js';
 import { controllerScope, type ActionScope } from '../resource/scope.js';
@@ -36,7 +39,8 @@ export const EXPORT_STALL_MS = 60_000;
  * RFC 4180 CSV download, never cached; `fields=` names the columns (visible attributes, in its order).
  * Rows are read `export_csv.batch_size` at a time in one
  * read-only snapshot (see `openSnapshot`), batch after batch by keyset over the whole sort tuple
- * (by offset when a hook's order cannot be followed), and written as the client takes them, so
+ * (by offset when a hook's order cannot be followed), or, for a sort that does not lead with the
+ * primary key, from one cursor over the sorted result (`exportReader`), and written as the client takes them, so
  * memory does not grow with the table. Cells are what search shows: raw rows converted per
  * attribute kind where that gives the same text (`fastColumns`), otherwise model instances
  * serialized as search serializes them (`search.method`, minus hidden fields, then the plugins'
@@ -68,13 +72,16 @@ export async function exportCsvAction(scope: ActionScope): Promise<Reply | undef
   // A hook's `useMaster: true`, or `export_csv.use_master`, puts the snapshot (and so every batch) on the primary.
   const useMaster = config.export_csv.use_master || (query as { useMaster?: unknown }).useMaster === true;
   const snapshot = query.transaction ? undefined : await openSnapshot(model.sequelize!, { useMaster });
+  const observer = stateOf(model.sequelize!).observer;
   const options = {
     size: config.export_csv.batch_size,
     raw: fast !== undefined,
     transaction: snapshot,
     known: relationSorts(model, plan, compiled.order),
+    batches: observer?.forceExport?.(ctx) === 'batches',
+    told: observer?.exported && ((read: ExportRead) => observer.exported!(ctx, read)),
   };
-  const batches = batchReader(model, query, options);
+  const batches = exportReader(model, query, options);
   let first: Batch;
   try {
     first = await batches.next();

@@ -305,4 +305,28 @@ export const privateSequelize = {
   markBroken(connection: object): void {
     (connection as { _invalid?: boolean })._invalid = true;
   },
+
+  /**
+   * The driver connection a transaction runs on (`Transaction#connection`, set once it has begun). The export's
+   * cursor on MariaDB streams from it (export-cursor.ts).
+   */
+  transactionConnection(transaction: object): object | undefined {
+    const connection = (transaction as { connection?: unknown }).connection;
+    return typeof connection === 'object' && connection !== null ? connection : undefined;
+  },
+
+  /**
+   * What a dialect's export cursor needs of a transaction's driver connection and lacks, or undefined when it is all
+   * there: MariaDB's `queryStream`; the PostgreSQL and SQLite cursors are SQL through `sequelize.query` and need
+   * nothing.
+   * @example privateSequelize.missingCursorMembers('mariadb', transaction) // undefined
+   */
+  missingCursorMembers(dialect: string, transaction: object): string | undefined {
+    if (dialect === 'postgres' || dialect === 'sqlite') return undefined;
+    const connection = privateSequelize.transactionConnection(transaction) as Record<string, unknown> | undefined;
+    if (connection === undefined) return 'Transaction#connection';
+    if (dialect === 'mariadb')
+      return typeof connection['queryStream'] === 'function' ? undefined : 'Connection#queryStream';
+    return `cursor on ${dialect}`;
+  },
 };

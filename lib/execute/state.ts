@@ -5,6 +5,7 @@
  * instance talks to: SQL its query generator wrote, its tables' columns, the probe of its version.
  */
 import type { FindOptions, Model, ModelStatic, Sequelize } from 'sequelize';
+import type { ExportRead } from '../core/export-read.js';
 import type { SearchPlan } from '../types.js';
 import type { Executor, PreparedSelect } from './executor.js';
 
@@ -36,6 +37,10 @@ export interface ExecutionObserver {
   readonly forceCreateMany?: (ctx: object) => 'instances' | undefined;
   /** Told once per create many that wrote: the way its records went in. */
   readonly createdMany?: (ctx: object, path: CreateManyPath) => void;
+  /** An export's read for this request: `'batches'` keeps it off the cursor (keyset or offset batches). */
+  readonly forceExport?: (ctx: object) => 'batches' | undefined;
+  /** Told once per export that began streaming: how it read its rows (`planExportRead`). */
+  readonly exported?: (ctx: object, read: ExportRead) => void;
   /** Told when a model's probe keeps it on the public executor, with the reason (also logged once). */
   readonly fellBack?: (model: ModelStatic<Model>, reason: string) => void;
 }

@@ -35,7 +35,7 @@ for (const db of databases)
 
       for (const [label, query] of [
         ['by primary key (keyset batches)', ''],
-        ['in a client sort order (offset batches)', '?sort=-price,name'],
+        ['in a client sort order (one cursor)', '?sort=-price,name'],
       ] as const) {
         it(`streams every row ${label}, reporting peak memory`, async (t) => {
           const before = process.memoryUsage();
