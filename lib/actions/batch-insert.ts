@@ -3,14 +3,14 @@
  * them, written with one multi-row `INSERT … RETURNING *` of its own, and answered from the returned rows as a read
  * of them shows them, without an instance per reply record or a read back. `planBulkInsert` says when it is taken.
  */
-import { DataTypes, QueryTypes, Sequelize, type Model, type ModelStatic, type Transaction } from 'sequelize';
+import { QueryTypes, type Model, type ModelStatic, type Transaction } from 'sequelize';
 import { planBulkInsert, rowOrder, type InsertPlan } from '../core/insert-plan.js';
 import { planRowShape, type ShapeModel } from '../core/row-shape.js';
-import { planValidation, surelyValid, type ValidationFacts } from '../core/validation-plan.js';
 import { convertRows } from '../execute/fast-executor.js';
 import { privateSequelize } from '../execute/private-sequelize.js';
 import type { ActionScope } from '../resource/scope.js';
 import { hasCustomToJSON } from '../resource/bind.js';
+import { surelyValidRecord, validationPlan } from './record-validation.js';
 
 /** What the statement path gives: the created records (for `afterCreate`) and the reply's rows, in request order. */
 export interface Inserted {
@@ -48,34 +48,6 @@ export function insertPlan(scope: ActionScope): InsertPlan {
   });
 }
 
-/** What `planValidation` needs of the model: its attributes' schema and validators, and its model validators. */
-function validationFacts(model: ModelStatic<Model>): ValidationFacts {
-  const validators = privateSequelize.validators(model);
-  const modelValidators = Object.keys((model.options as { validate?: object }).validate ?? {});
-  // Without Sequelize's table of validators, only Sequelize can tell: a placeholder model validator says so.
-  if (validators === undefined) return { attributes: [], modelValidators: ['(unknown)', ...modelValidators] };
-  const attributes = Object.entries(model.getAttributes()).map(([name, definition]) => ({
-    name,
-    allowNull: definition.allowNull,
-    schemaChecked: !privateSequelize.generatedAttribute(definition) && definition.autoIncrement !== true,
-    stringType: STRING_TYPES.some((type) => definition.type instanceof type),
-    validators: Object.prototype.hasOwnProperty.call(validators, name)
-      ? ((validators[name] ?? undefined) as Readonly<Record<string, unknown>> | undefined)
-      : undefined,
-  }));
-  return { attributes, modelValidators };
-}
-
-/**
- * The validator functions Sequelize's validation calls (`Sequelize.Validator`, exported untyped as a value); none
- * when absent, and every validator is then left to Sequelize.
- */
-const VALIDATOR = ((Sequelize as unknown as { Validator?: Readonly<Record<string, unknown>> }).Validator ??
-  {}) as Readonly<Record<string, unknown>>;
-
-/** The types whose values Sequelize's validation refuses as an array or an object, as it tests them. */
-const STRING_TYPES = [DataTypes.STRING, DataTypes.TEXT, DataTypes.CITEXT] as unknown as (abstract new () => object)[];
-
 /** The query generator's escape of one value for its attribute, as `bulkCreate`'s INSERT escapes it. */
 type Escape = (value: unknown, attribute: unknown, options: { context: string }) => string;
 
@@ -94,10 +66,10 @@ export async function insertStatement(
 ): Promise<Inserted | undefined> {
   const model = scope.model;
   const records = data.map((values) => model.build(values, { isNewRecord: true }));
-  const validation = planValidation(validationFacts(model));
+  const validation = validationPlan(model);
   for (const record of records) {
     // A record the plan's checks pass surely passes Sequelize's validation; any other is validated by Sequelize.
-    if (validation.path === 'checked' && surelyValid(validation, valuesOf(record), VALIDATOR)) continue;
+    if (surelyValidRecord(validation, record)) continue;
     try {
       await record.validate({ hooks: false });
     } catch (thrown) {

@@ -90,7 +90,7 @@ export function planValidation(facts: ValidationFacts): ValidationPlan {
 }
 
 /** A validator function of Sequelize's `Validator` (validator.js and Sequelize's extras). */
-export type ValidatorFunction = (value: string, ...args: unknown[]) => unknown;
+export type ValidatorFunction = (this: unknown, value: string, ...args: unknown[]) => unknown;
 
 /**
  * True when Sequelize's validation of a record with these values surely passes: every check of the plan passed, each
@@ -114,7 +114,8 @@ export function surelyValid(
       const check = validator[name];
       if (typeof check !== 'function') return false;
       try {
-        if (!(check as ValidatorFunction)(String(value), ...validatorArgs(name, test))) return false;
+        // Called on the validator object, as Sequelize calls it: some of its extras call its other functions.
+        if (!(check as ValidatorFunction).call(validator, String(value), ...validatorArgs(name, test))) return false;
       } catch {
         return false;
       }
