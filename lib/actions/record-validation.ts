@@ -35,9 +35,7 @@ function validationFacts(model: ModelStatic<Model>): ValidationFacts {
     allowNull: definition.allowNull,
     schemaChecked: !privateSequelize.generatedAttribute(definition) && definition.autoIncrement !== true,
     stringType: STRING_TYPES.some((type) => definition.type instanceof type),
-    validators: Object.prototype.hasOwnProperty.call(validators, name)
-      ? ((validators[name] ?? undefined) as Readonly<Record<string, unknown>> | undefined)
-      : undefined,
+    validators: Object.prototype.hasOwnProperty.call(validators, name) ? validators[name] : undefined,
   }));
   return { attributes, modelValidators };
 }

@@ -15,8 +15,8 @@ export interface AttributeFacts {
   readonly schemaChecked: boolean;
   /** Its type is STRING, TEXT or CITEXT (or a subclass): an array or object value is refused. */
   readonly stringType: boolean;
-  /** The model's validators of the attribute (its `validate` option), undefined when it has none. */
-  readonly validators: Readonly<Record<string, unknown>> | undefined;
+  /** The model's validators of the attribute (its `validate` option as declared), undefined when it has none. */
+  readonly validators: unknown;
 }
 
 /** What the planner knows of the model. */
@@ -64,11 +64,13 @@ export function planValidation(facts: ValidationFacts): ValidationPlan {
   const attributes: AttributeCheck[] = [];
   for (const attribute of facts.attributes) {
     let validators: BuiltinCheck[] | undefined;
-    if (attribute.validators !== undefined) {
+    if (attribute.validators !== undefined && attribute.validators !== null) {
+      if (typeof attribute.validators !== 'object' || Array.isArray(attribute.validators))
+        return { path: 'sequelize', reason: `the validators of ${attribute.name} are not an object` };
       validators = [];
       // As Sequelize walks them (lodash's forIn: own and inherited enumerable keys).
       for (const name in attribute.validators) {
-        const test = attribute.validators[name];
+        const test = (attribute.validators as Readonly<Record<string, unknown>>)[name];
         if (typeof test === 'function')
           return { path: 'sequelize', reason: `the custom validator ${name} of ${attribute.name}` };
         if (name === 'isImmutable') return { path: 'sequelize', reason: `isImmutable on ${attribute.name}` };
