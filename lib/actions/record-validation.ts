@@ -44,8 +44,8 @@ function validationFacts(model: ModelStatic<Model>): ValidationFacts {
  * The validator functions Sequelize's validation calls (`Sequelize.Validator`, exported untyped as a value); none
  * when absent, and every validator is then left to Sequelize.
  */
-const VALIDATOR = ((Sequelize as unknown as { Validator?: Readonly<Record<string, unknown>> }).Validator ??
-  {}) as Readonly<Record<string, unknown>>;
+const VALIDATOR: Readonly<Record<string, unknown>> =
+  (Sequelize as unknown as { Validator?: Readonly<Record<string, unknown>> }).Validator ?? {};
 
 /** The types whose values Sequelize's validation refuses as an array or an object, as it tests them. */
 const STRING_TYPES = [DataTypes.STRING, DataTypes.TEXT, DataTypes.CITEXT] as unknown as (abstract new () => object)[];

@@ -117,6 +117,7 @@ export function surelyValid(
       if (typeof check !== 'function') return false;
       try {
         // Called on the validator object, as Sequelize calls it: some of its extras call its other functions.
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- String(value), as Sequelize passes it
         if (!(check as ValidatorFunction).call(validator, String(value), ...validatorArgs(name, test))) return false;
       } catch {
         return false;
