@@ -10,6 +10,7 @@ import { convertRows } from '../execute/fast-executor.js';
 import { privateSequelize } from '../execute/private-sequelize.js';
 import type { ActionScope } from '../resource/scope.js';
 import { hasCustomToJSON } from '../resource/bind.js';
+import { surelyValidRecord, validationPlan } from './record-validation.js';
 
 /** What the statement path gives: the created records (for `afterCreate`) and the reply's rows, in request order. */
 export interface Inserted {
@@ -65,7 +66,10 @@ export async function insertStatement(
 ): Promise<Inserted | undefined> {
   const model = scope.model;
   const records = data.map((values) => model.build(values, { isNewRecord: true }));
+  const validation = validationPlan(model);
   for (const record of records) {
+    // A record the plan's checks pass surely passes Sequelize's validation; any other is validated by Sequelize.
+    if (surelyValidRecord(validation, record)) continue;
     try {
       await record.validate({ hooks: false });
     } catch (thrown) {
@@ -76,9 +80,11 @@ export async function insertStatement(
   // As `bulkCreate`, after validation: one time for every record's created and updated times it was not given.
   const now = new Date();
   const { createdAt, updatedAt } = privateSequelize.timestampAttributes(model)!;
-  for (const record of records)
-    for (const name of [createdAt, updatedAt])
-      if (name !== undefined && !valuesOf(record)[name]) valuesOf(record)[name] = now;
+  const stamped = [createdAt, updatedAt].filter((name) => name !== undefined);
+  for (const record of records) {
+    const values = valuesOf(record);
+    for (const name of stamped) if (!values[name]) values[name] = now;
+  }
   const key = model.primaryKeyAttributes[0]!;
   const attributes = model.getAttributes() as Record<string, { field?: string; autoIncrement?: boolean }>;
   const order = rowOrder(
@@ -105,7 +111,7 @@ export async function insertStatement(
   if (rows.length !== records.length || rows.some((row) => row === undefined))
     throw new Error('The INSERT returned other rows than it was given');
   const sqlite = model.sequelize!.getDialect() === 'sqlite';
-  for (const [index, record] of records.entries()) savedFrom(model, record, rows[index]!, sqlite ? [key] : undefined);
+  savedFrom(model, records, rows as Record<string, unknown>[], sqlite ? [key] : undefined);
   return { records, rows: convertRows(model, shaped(model, rows as Record<string, unknown>[], plan), plan) };
 }
 
@@ -124,20 +130,35 @@ function insertSql(model: ModelStatic<Model>, records: readonly Model[]): string
   const columns = Object.keys(attributes).filter(
     (name) => !virtual(name) && records.some((record) => valuesOf(record)[name] !== undefined),
   );
-  const dates = columns.map(() => new Map<number, string>());
-  const tuples = records.map((record) => {
-    const values = columns.map((name, column) => {
-      const value = valuesOf(record)[name];
-      const definition = attributes[name]!;
-      if (bulkDefault && definition.autoIncrement === true && (value === null || value === undefined)) return 'DEFAULT';
-      if (!(value instanceof Date)) return escape(value, definition, { context: 'INSERT' });
-      const time = value.getTime();
-      let escaped = dates[column]!.get(time);
-      if (escaped === undefined) dates[column]!.set(time, (escaped = escape(value, definition, { context: 'INSERT' })));
-      return escaped;
-    });
-    return `(${values.join(',')})`;
+  // Per column, once: its definition, whether a missing value is DEFAULT, its dates escaped so far.
+  const plan = columns.map((name) => {
+    const definition = attributes[name]!;
+    return {
+      name,
+      definition,
+      bulkDefault: bulkDefault && definition.autoIncrement === true,
+      dates: new Map<number, string>(),
+    };
   });
+  const context = { context: 'INSERT' };
+  const tuples: string[] = [];
+  for (const record of records) {
+    const values = valuesOf(record);
+    const parts: string[] = [];
+    for (const { name, definition, bulkDefault: orDefault, dates } of plan) {
+      const value = values[name];
+      let escaped: string | undefined;
+      if (orDefault && (value === null || value === undefined)) escaped = 'DEFAULT';
+      else if (!(value instanceof Date)) escaped = escape(value, definition, context);
+      else {
+        const time = value.getTime();
+        escaped = dates.get(time);
+        if (escaped === undefined) dates.set(time, (escaped = escape(value, definition, context)));
+      }
+      parts.push(escaped);
+    }
+    tuples.push(`(${parts.join(',')})`);
+  }
   const names = columns.map((name) => generator.quoteIdentifier(attributes[name]!.field ?? name));
   return (
     `/* create many */ INSERT INTO ${generator.quoteTable(model.getTableName())} (${names.join(',')}) ` +
@@ -161,24 +182,28 @@ function shaped(
 }
 
 /**
- * The record as `bulkCreate` leaves it: the returned values set (only `only`'s on SQLite, where `bulkCreate` learns
- * the generated key alone), not changed, not new.
+ * Each record as `bulkCreate` leaves it: its returned row's values set (only `only`'s on SQLite, where `bulkCreate`
+ * learns the generated key alone), not changed, not new.
  */
 function savedFrom(
   model: ModelStatic<Model>,
-  record: Model,
-  row: Record<string, unknown>,
+  records: readonly Model[],
+  rows: readonly Record<string, unknown>[],
   only: readonly string[] | undefined,
 ): void {
   const attributes = model.getAttributes() as Record<string, { field?: string }>;
-  for (const [name, definition] of Object.entries(attributes)) {
-    if (only !== undefined && !only.includes(name)) continue;
-    const field = definition.field ?? name;
-    if (field in row) valuesOf(record)[name] = row[field];
+  const names = Object.keys(attributes);
+  const set = names
+    .filter((name) => only === undefined || only.includes(name))
+    .map((name) => [name, attributes[name]!.field ?? name] as const);
+  for (const [index, record] of records.entries()) {
+    const row = rows[index]!;
+    const values = valuesOf(record);
+    for (const [name, field] of set) if (field in row) values[name] = row[field];
+    for (const name of names) record.changed(name as never, false);
+    privateSequelize.markSaved(record);
+    record.isNewRecord = false;
   }
-  for (const name of Object.keys(attributes)) record.changed(name as never, false);
-  privateSequelize.markSaved(record);
-  record.isNewRecord = false;
 }
 
 /** A record's values, as Sequelize keeps them. */
