@@ -182,13 +182,18 @@ export function fullTextDdl(dialect: FullTextDialect, target: FullTextTarget): E
     case 'postgres':
       return E.right({
         up: [
-          `CREATE INDEX IF NOT EXISTS "${name}" ON "${table}" USING gin (${postgresDocument(columns.map((c) => `"${c}"`), language)})`,
+          `CREATE INDEX IF NOT EXISTS "${name}" ON "${table}" USING gin (${postgresDocument(
+            columns.map((c) => `"${c}"`),
+            language,
+          )})`,
         ],
         down: [`DROP INDEX IF EXISTS "${name}"`],
       });
     case 'mariadb':
       return E.right({
-        up: [`CREATE FULLTEXT INDEX IF NOT EXISTS \`${name}\` ON \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')})`],
+        up: [
+          `CREATE FULLTEXT INDEX IF NOT EXISTS \`${name}\` ON \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')})`,
+        ],
         down: [`DROP INDEX IF EXISTS \`${name}\` ON \`${table}\``],
       });
     case 'sqlite':

@@ -41,7 +41,8 @@ export function fullTextIndex(
   const option = isResource ? ((target as Resource).spec.search?.fullText ?? true) : fullText;
   const columns = termFields.map((name) => {
     const found = resolveColumn(model, name);
-    if (found === undefined) throw new TypeError(`fullTextIndex: ${JSON.stringify(name)} is not a column of ${model.name}`);
+    if (found === undefined)
+      throw new TypeError(`fullTextIndex: ${JSON.stringify(name)} is not a column of ${model.name}`);
     return found.column;
   });
   const dialect = model.sequelize!.getDialect();

@@ -53,16 +53,22 @@ for (const db of databases)
       let server: TestServer;
       let Article: ModelStatic<Model>;
       const codes = async (term: string, tenant = 'a') => {
-        const res = await server.request('GET', `/articles?skipPagination=true&filter[term]=${encodeURIComponent(term)}`, {
-          headers: { 'x-tenant': tenant },
-        });
+        const res = await server.request(
+          'GET',
+          `/articles?skipPagination=true&filter[term]=${encodeURIComponent(term)}`,
+          {
+            headers: { 'x-tenant': tenant },
+          },
+        );
         assert.equal(res.status, 200, `${JSON.stringify(term)}: ${res.text}`);
         return res.body.data.map((row: { code: number }) => row.code).sort((x: number, y: number) => x - y);
       };
 
       before(async () => {
         Article = defineArticle(db.sequelize!, `Fts${form.initial}Article`, `fts${form.initial}_articles`);
-        await fullTextIndex(Article, ['title', 'body']).down().catch(() => undefined);
+        await fullTextIndex(Article, ['title', 'body'])
+          .down()
+          .catch(() => undefined);
         await Article.sync({ force: true });
         await fullTextIndex(Article, ['title', 'body']).up();
         await Article.bulkCreate(ROWS);
@@ -97,7 +103,8 @@ for (const db of databases)
         assert.deepEqual(await codes('title:pan'), [], 'no column filter');
         assert.deepEqual(await codes('^pan'), [1, 2, 7]);
         assert.deepEqual(await codes("'; DROP TABLE x; --"), []);
-        for (const term of ['"', '*', '-', "'", '(', ':', '+', '@', '~<>']) assert.deepEqual(await codes(term), [], term);
+        for (const term of ['"', '*', '-', "'", '(', ':', '+', '@', '~<>'])
+          assert.deepEqual(await codes(term), [], term);
       });
 
       it('keeps an empty term as it was: no condition', async () => {
@@ -114,16 +121,15 @@ for (const db of databases)
         const res = await server.request('GET', '/articles?skipPagination=true&filter[term]=pan&filter[code][lt]=3', {
           headers: { 'x-tenant': 'a' },
         });
-        assert.deepEqual(
-          res.body.data.map((row: { code: number }) => row.code).sort(),
-          [1, 2],
-        );
+        assert.deepEqual(res.body.data.map((row: { code: number }) => row.code).sort(), [1, 2]);
         const options = await server.request('GET', '/articles/options?label=title&value=code&filter[term]=cast', {
           headers: { 'x-tenant': 'a' },
         });
         assert.equal(options.status, 200, options.text);
         assert.deepEqual(options.body.data, [{ label: 'Cast Iron Pan', value: 1 }]);
-        const csv = await server.request('GET', '/articles/export-csv?filter[term]=whisk', { headers: { 'x-tenant': 'a' } });
+        const csv = await server.request('GET', '/articles/export-csv?filter[term]=whisk', {
+          headers: { 'x-tenant': 'a' },
+        });
         assert.equal(csv.status, 200, csv.text);
         assert.match(csv.text, /Pancake Mixer/);
         assert.doesNotMatch(csv.text, /Cast Iron Pan/);
