@@ -184,3 +184,43 @@ describe('fullText registration', () => {
     assert.throws(() => fullTextIndex(Article, ['title', 'nope']), /"nope" is not a column of FtsArticle/);
   });
 });
+
+describe('full-text term search on SQLite over an INTEGER key', () => {
+  it('keys the FTS5 rows by an INTEGER key column (its rowid), and finds them after a delete and VACUUM', async () => {
+    const sqlite = databases.find((db) => db.dialect === 'sqlite')!;
+    const Note = sqlite.sequelize!.define(
+      'FtsNote',
+      { id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true }, text: DataTypes.STRING },
+      { tableName: 'fts_notes', timestamps: false },
+    );
+    await Note.sync({ force: true });
+    const index = fullTextIndex(Note, ['text']);
+    assert.match(index.statements.up[0]!, /content_rowid='id'/);
+    await index.up();
+    await Note.bulkCreate([
+      { id: 10, text: 'alpha' },
+      { id: 3, text: 'beta' },
+      { id: 7, text: 'gamma alpha' },
+    ]);
+    await Note.destroy({ where: { id: 3 } });
+    await sqlite.sequelize!.query('VACUUM');
+    const router = new Router();
+    crud(
+      router,
+      'notes',
+      resource(Note, { policy: { fillable: 'all' }, search: { termFields: ['text'], fullText: true } }),
+      { only: ['search'] },
+    );
+    const server = await serve(new Koa().use(router.routes()));
+    try {
+      const res = await server.get('/notes?filter[term]=alpha');
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(
+        res.body.data.map((row: { id: number }) => row.id),
+        [7, 10],
+      );
+    } finally {
+      await server.close();
+    }
+  });
+});
