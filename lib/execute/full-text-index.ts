@@ -6,6 +6,11 @@ import { fullTextDdl, languageOf, type FullTextDdl, type FullTextOption } from '
 import { sqliteRowid } from '../compile/full-text.js';
 import type { Resource } from '../resource/resource.js';
 
+/** The part of a resource's spec the index is made from. */
+interface SearchSpec {
+  readonly search?: { readonly termFields?: readonly string[]; readonly fullText?: FullTextOption } | undefined;
+}
+
 /** A full-text index's statements, and what runs them (in a migration, or at start-up). */
 export interface FullTextIndex {
   /** The SQL `up` runs, in order, and the SQL `down` runs: for a reviewer, or a migration in plain SQL. */
@@ -24,21 +29,22 @@ export interface FullTextIndex {
  * @example await fullTextIndex(products).up() // at start-up
  * @example export const up = ({ context }) => fullTextIndex(Product, ['name', 'description']).up(context);
  */
-export function fullTextIndex(resource: Resource): FullTextIndex;
+export function fullTextIndex<M extends Model>(resource: Resource<M>): FullTextIndex;
 export function fullTextIndex<M extends Model>(
   model: ModelStatic<M>,
   termFields: readonly string[],
   fullText?: FullTextOption,
 ): FullTextIndex;
 export function fullTextIndex(
-  target: Resource | ModelStatic<Model>,
+  target:
+    { readonly kind: 'resource'; readonly model: ModelStatic<Model>; readonly spec: SearchSpec } | ModelStatic<Model>,
   fields?: readonly string[],
   fullText: FullTextOption = true,
 ): FullTextIndex {
-  const isResource = 'kind' in target && target.kind === 'resource';
-  const model = isResource ? (target as Resource).model : (target as ModelStatic<Model>);
-  const termFields = isResource ? ((target as Resource).spec.search?.termFields ?? []) : (fields ?? []);
-  const option = isResource ? ((target as Resource).spec.search?.fullText ?? true) : fullText;
+  const declared = 'kind' in target && target.kind === 'resource' ? target : undefined;
+  const model = declared?.model ?? (target as ModelStatic<Model>);
+  const termFields = declared === undefined ? (fields ?? []) : (declared.spec.search?.termFields ?? []);
+  const option = declared === undefined ? fullText : (declared.spec.search?.fullText ?? true);
   const columns = termFields.map((name) => {
     const found = resolveColumn(model, name);
     if (found === undefined)

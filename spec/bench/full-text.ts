@@ -58,7 +58,7 @@ async function fill(sequelize: Sequelize, Item: ModelStatic<Model>): Promise<voi
   await sequelize.query(`CREATE TABLE ${words} (i integer PRIMARY KEY, w varchar(8) NOT NULL)`);
   await sequelize.query(`INSERT INTO ${words} VALUES ${WORDS.map((w, i) => `(${i}, '${w}')`).join(', ')}`);
   const pick = (k: number) =>
-    `(SELECT w FROM ${words} WHERE i = ((n * ${[2654435761, 40503, 97001, 7919][k]}) % 1000003) % 4096)`;
+    `(SELECT w FROM ${words} WHERE i = ((CAST(n AS BIGINT) * ${[2654435761, 40503, 97001, 7919][k]}) % 1000003) % 4096)`;
   const name = [0, 1, 2, 3].map(pick).join(` || ' ' || `);
   const series =
     sequelize.getDialect() === 'postgres'
