@@ -8,6 +8,7 @@ import {
   postgresTsQuery,
   type FullTextDialect,
 } from '../core/full-text.js';
+import { isPlainIdentifier } from '../core/columns.js';
 import type { FullTextTerm } from '../types.js';
 
 /**
@@ -31,11 +32,11 @@ export function fullTextWhere(
   const qualified = columns.map((column) => quote(`${alias}.${column}`));
   switch (sequelize.getDialect() as FullTextDialect) {
     case 'postgres': {
-      // The language is a plain identifier (checked at registration), so its literal is the index's `'simple'`.
-      const language = sequelize.escape(term.language);
+      // Registration checks the language is a plain identifier, so its literal is the index's own (`'simple'`).
+      const language = isPlainIdentifier(term.language) ? term.language : 'simple';
       const query = sequelize.escape(postgresTsQuery(term.words));
       return Sequelize.literal(
-        `${postgresDocument(qualified, term.language)} @@ to_tsquery(${language}::regconfig, ${query})`,
+        `${postgresDocument(qualified, language)} @@ to_tsquery('${language}'::regconfig, ${query})`,
       );
     }
     case 'mariadb':
