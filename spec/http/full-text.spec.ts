@@ -9,6 +9,8 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { DataTypes, type Model, type ModelStatic, type Sequelize } from 'sequelize';
 import { crud, fullTextIndex, resource, tenantScope, type ResourceSpec } from '../../lib/index.js';
+import fc from 'fast-check';
+import { termTextArb } from '../arbitraries/term-arb.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { FORMS } from '../support/forms.js';
 import { serve, type TestServer } from '../support/http.js';
@@ -105,6 +107,16 @@ for (const db of databases)
         assert.deepEqual(await codes("'; DROP TABLE x; --"), []);
         for (const term of ['"', '*', '-', "'", '(', ':', '+', '@', '~<>'])
           assert.deepEqual(await codes(term), [], term);
+      });
+
+      it('answers 200 for any term a client could send, a subset of the rows with the words', async () => {
+        await fc.assert(
+          fc.asyncProperty(termTextArb, async (term) => {
+            const found = await codes(term);
+            assert.ok(found.every((code: number) => [1, 2, 3, 4, 7].includes(code)), `${JSON.stringify(term)}: ${found}`);
+          }),
+          { numRuns: Number(process.env['FAST_CRUD_FUZZ_RUNS'] ?? 75) },
+        );
       });
 
       it('keeps an empty term as it was: no condition', async () => {
