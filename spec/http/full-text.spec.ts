@@ -113,7 +113,10 @@ for (const db of databases)
         await fc.assert(
           fc.asyncProperty(termTextArb, async (term) => {
             const found = await codes(term);
-            assert.ok(found.every((code: number) => [1, 2, 3, 4, 7].includes(code)), `${JSON.stringify(term)}: ${found}`);
+            assert.ok(
+              found.every((code: number) => [1, 2, 3, 4, 7].includes(code)),
+              `${JSON.stringify(term)}: ${found}`,
+            );
           }),
           { numRuns: Number(process.env['FAST_CRUD_FUZZ_RUNS'] ?? 75) },
         );
