@@ -39,10 +39,10 @@ export function fullTextWhere(
         `${postgresDocument(qualified, language)} @@ to_tsquery('${language}'::regconfig, ${query})`,
       );
     }
-    case 'mariadb':
-      return Sequelize.literal(
-        `MATCH (${qualified.join(', ')}) AGAINST (${sequelize.escape(mariadbBooleanQuery(term.words))} IN BOOLEAN MODE)`,
-      );
+    case 'mariadb': {
+      const query = sequelize.escape(mariadbBooleanQuery(term.words));
+      return Sequelize.literal(`MATCH (${qualified.join(', ')}) AGAINST (${query} IN BOOLEAN MODE)`);
+    }
     case 'sqlite': {
       const fts = quote(fullTextName(model.tableName));
       return Sequelize.literal(

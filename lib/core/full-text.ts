@@ -189,13 +189,13 @@ export function fullTextDdl(dialect: FullTextDialect, target: FullTextTarget): E
         ],
         down: [`DROP INDEX IF EXISTS "${name}"`],
       });
-    case 'mariadb':
+    case 'mariadb': {
+      const list = columns.map((c) => `\`${c}\``).join(', ');
       return E.right({
-        up: [
-          `CREATE FULLTEXT INDEX IF NOT EXISTS \`${name}\` ON \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')})`,
-        ],
+        up: [`CREATE FULLTEXT INDEX IF NOT EXISTS \`${name}\` ON \`${table}\` (${list})`],
         down: [`DROP INDEX IF EXISTS \`${name}\` ON \`${table}\``],
       });
+    }
     case 'sqlite':
       return E.right(sqliteDdl(name, target, rowid));
   }
@@ -204,7 +204,8 @@ export function fullTextDdl(dialect: FullTextDialect, target: FullTextTarget): E
 function sqliteDdl(name: string, { table, columns }: FullTextTarget, rowid: string): FullTextDdl {
   const list = columns.map((c) => `"${c}"`).join(', ');
   const values = (row: 'new' | 'old') => columns.map((c) => `${row}."${c}"`).join(', ');
-  const remove = `INSERT INTO "${name}"("${name}", rowid, ${list}) VALUES ('delete', old."${rowid}", ${values('old')});`;
+  const remove =
+    `INSERT INTO "${name}"("${name}", rowid, ${list}) ` + `VALUES ('delete', old."${rowid}", ${values('old')});`;
   const add = `INSERT INTO "${name}"(rowid, ${list}) VALUES (new."${rowid}", ${values('new')});`;
   return {
     up: [

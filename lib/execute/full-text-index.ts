@@ -1,4 +1,4 @@
-/** fullTextIndex: the index (PostgreSQL, MariaDB) or FTS5 table (SQLite) a full-text term search reads, made or dropped. */
+/** fullTextIndex: the index (PostgreSQL, MariaDB) or FTS5 table (SQLite) a full-text term search reads. */
 import * as E from 'fp-ts/lib/Either.js';
 import type { Model, ModelStatic, QueryInterface } from 'sequelize';
 import { resolveColumn } from '../core/columns.js';
