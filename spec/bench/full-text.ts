@@ -96,7 +96,7 @@ async function measure(app: TestServer, routes: readonly string[], slow: Readonl
   for (const term of TERMS) {
     const path = (route: string) => `/${route}?filter[term]=${encodeURIComponent(term)}`;
     const counts = await Promise.all(
-      routes.map(async (route) => (await app.get(path(route))).body.meta.pagination.count ?? 'uncounted'),
+      routes.map(async (route) => (await app.get(path(route))).body.meta.pagination.count as number | undefined),
     );
     const times: Record<string, number[]> = Object.fromEntries(routes.map((route) => [route, []]));
     for (let i = 0; i < repeats; i += 1)
@@ -104,7 +104,12 @@ async function measure(app: TestServer, routes: readonly string[], slow: Readonl
     result[term] = Object.fromEntries(routes.map((route) => [route, median(times[route]!)]));
     console.log(
       `  ${JSON.stringify(term).padEnd(16)} ` +
-        routes.map((route, i) => `${route} ${result[term]![route]!.toFixed(1)} ms (${counts[i]} rows)`).join(', '),
+        routes
+          .map((route, i) => {
+            const rows = counts[i] === undefined ? 'no count' : `${counts[i]} rows`;
+            return `${route} ${result[term]![route]!.toFixed(1)} ms (${rows})`;
+          })
+          .join(', '),
     );
   }
   return result;
@@ -127,6 +132,8 @@ async function run(sequelize: Sequelize): Promise<void> {
   const app = await server(Item);
   const trigram = `${TABLE}_name_trgm`;
   if (dialect === 'postgres') await sequelize.query(`DROP INDEX IF EXISTS ${trigram}`);
+  // Dropped first, so that the build is timed whole (up's statements skip what exists).
+  await fullTextIndex(Item, ['name']).down();
   started = performance.now();
   await fullTextIndex(Item, ['name']).up();
   if (dialect === 'postgres') await sequelize.query(`ANALYZE ${TABLE}`);
