@@ -136,12 +136,10 @@ export {
   postgresTsQuery,
   mariadbBooleanQuery,
   fts5Query,
-  fullTextDdl,
-  type FullTextDdl,
   type FullTextDialect,
   type FullTextOption,
-  type FullTextTarget,
 } from './core/full-text.js';
+export { fullTextDdl, type FullTextDdl, type FullTextTarget } from './core/full-text-ddl.js';
 export { planSearch, type SearchRequest, type SearchSettings } from './core/search-plan.js';
 export { parseFields, pickFields, type FieldModel, type FieldTree } from './core/sparse-fields.js';
 export { kindOf, type ValueKind } from './core/attribute-kinds.js';

@@ -1,13 +1,7 @@
 /** Compiles a full-text term search into the WHERE each dialect's full-text index serves. */
 import { Sequelize, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
-import {
-  fts5Query,
-  fullTextName,
-  mariadbBooleanQuery,
-  postgresDocument,
-  postgresTsQuery,
-  type FullTextDialect,
-} from '../core/full-text.js';
+import { fts5Query, mariadbBooleanQuery, postgresTsQuery, type FullTextDialect } from '../core/full-text.js';
+import { fullTextName, postgresDocument } from '../core/full-text-ddl.js';
 import { isPlainIdentifier } from '../core/columns.js';
 import type { FullTextTerm } from '../types.js';
 

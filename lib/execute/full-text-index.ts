@@ -2,7 +2,8 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Model, ModelStatic, QueryInterface } from 'sequelize';
 import { resolveColumn } from '../core/columns.js';
-import { fullTextDdl, languageOf, type FullTextDdl, type FullTextOption } from '../core/full-text.js';
+import { languageOf, type FullTextOption } from '../core/full-text.js';
+import { fullTextDdl, type FullTextDdl } from '../core/full-text-ddl.js';
 import { sqliteRowid } from '../compile/full-text.js';
 import type { Resource } from '../resource/resource.js';
 
