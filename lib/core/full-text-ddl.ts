@@ -3,6 +3,9 @@ import * as E from 'fp-ts/lib/Either.js';
 import { isPlainIdentifier } from './columns.js';
 import type { FullTextDialect } from './full-text.js';
 
+/** The statistics target of PostgreSQL's full-text index: how many of the commonest words ANALYZE counts, ×10. */
+export const POSTGRES_STATISTICS = 1000;
+
 /** What a full-text index is made on: the table, its term columns in declared order, and its key. */
 export interface FullTextTarget {
   readonly table: string;
@@ -54,16 +57,22 @@ export function fullTextDdl(dialect: FullTextDialect, target: FullTextTarget): E
   if (columns.length === 0) return E.left('a full-text index needs at least one column');
   const name = fullTextName(table);
   switch (dialect) {
-    case 'postgres':
+    case 'postgres': {
+      const document = postgresDocument(
+        columns.map((c) => `"${c}"`),
+        language,
+      );
       return E.right({
         up: [
-          `CREATE INDEX IF NOT EXISTS "${name}" ON "${table}" USING gin (${postgresDocument(
-            columns.map((c) => `"${c}"`),
-            language,
-          )})`,
+          `CREATE INDEX IF NOT EXISTS "${name}" ON "${table}" USING gin (${document})`,
+          // Word frequencies for 10,000 words instead of 1,000: an estimate off by far makes PostgreSQL walk the key
+          // order for a page (ORDER BY id LIMIT 40), making the document of every row it passes (0.4 s at 1M rows).
+          `ALTER INDEX "${name}" ALTER COLUMN 1 SET STATISTICS ${POSTGRES_STATISTICS}`,
+          `ANALYZE "${table}"`,
         ],
         down: [`DROP INDEX IF EXISTS "${name}"`],
       });
+    }
     case 'mariadb': {
       const list = columns.map((c) => `\`${c}\``).join(', ');
       return E.right({

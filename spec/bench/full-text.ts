@@ -136,7 +136,6 @@ async function run(sequelize: Sequelize): Promise<void> {
   await fullTextIndex(Item, ['name']).down();
   started = performance.now();
   await fullTextIndex(Item, ['name']).up();
-  if (dialect === 'postgres') await sequelize.query(`ANALYZE ${TABLE}`);
   console.log(
     `full-text index built in ${((performance.now() - started) / 1000).toFixed(1)} s; medians of ${repeats} (LIKE of 3)`,
   );

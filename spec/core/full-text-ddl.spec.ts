@@ -7,13 +7,15 @@ import { fullTextDdl } from '../../lib/core/full-text-ddl.js';
 describe('fullTextDdl', () => {
   const target = { table: 'products', columns: ['name', 'description'] };
 
-  it("returns PostgreSQL's GIN expression index over the coalesced columns", () => {
+  it("returns PostgreSQL's GIN expression index over the coalesced columns, its statistics raised, then ANALYZE", () => {
     assert.deepEqual(
       fullTextDdl('postgres', target),
       E.right({
         up: [
           `CREATE INDEX IF NOT EXISTS "products_fts" ON "products" USING gin (to_tsvector('simple'::regconfig, ` +
             `coalesce("name", '') || ' ' || coalesce("description", '')))`,
+          'ALTER INDEX "products_fts" ALTER COLUMN 1 SET STATISTICS 1000',
+          'ANALYZE "products"',
         ],
         down: ['DROP INDEX IF EXISTS "products_fts"'],
       }),
