@@ -34,6 +34,7 @@ export type {
   FilterNode,
   DateSpan,
   TermSearch,
+  FullTextTerm,
   SearchPlan,
   CursorPlan,
   Cursor,
@@ -129,6 +130,16 @@ export {
   type ParsedFilters,
 } from './core/filter-parser.js';
 export { parseDateSpan, dateBoundValues, type DateKind } from './core/date-bounds.js';
+export {
+  termWords,
+  fullTextTerm,
+  postgresTsQuery,
+  mariadbBooleanQuery,
+  fts5Query,
+  type FullTextDialect,
+  type FullTextOption,
+} from './core/full-text.js';
+export { fullTextDdl, type FullTextDdl, type FullTextTarget } from './core/full-text-ddl.js';
 export { planSearch, type SearchRequest, type SearchSettings } from './core/search-plan.js';
 export { parseFields, pickFields, type FieldModel, type FieldTree } from './core/sparse-fields.js';
 export { kindOf, type ValueKind } from './core/attribute-kinds.js';

@@ -8,6 +8,7 @@ export type { CrudTarget } from './koa/route-handler.js';
 export type { ControllerClass } from './resource/controller-resource.js';
 export { notFound } from './koa/not-found.js';
 export { openApiResource } from './koa/openapi-resource.js';
+export { fullTextIndex, type FullTextIndex } from './execute/full-text-index.js';
 export { openApiDocument, type OpenApiOptions, type OpenApiResource } from './openapi/document.js';
 export {
   resource,

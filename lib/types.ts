@@ -447,6 +447,20 @@ export interface DateSpan {
 export interface TermSearch {
   readonly columns: readonly { readonly column: string; readonly isText: boolean }[];
   readonly text: string;
+  /** Set when the resource searches by words (`search.fullText`): the words, instead of LIKE's text. */
+  readonly fullText?: FullTextTerm | undefined;
+}
+
+/**
+ * A full-text term search: the words every matching row has (each as the start of a word of a term field), and the
+ * PostgreSQL text search configuration.
+ * @example { words: ['cast', 'pan'], language: 'simple' }
+ */
+export interface FullTextTerm {
+  /** The term's words, in order, without repeats; none when the term holds no letter or digit (no row matches). */
+  readonly words: readonly string[];
+  /** The PostgreSQL text search configuration (`simple` by default). */
+  readonly language: string;
 }
 
 /**

@@ -49,6 +49,7 @@ export async function optionsAction(scope: ActionScope): Promise<Reply> {
       policy: resource.policy,
       termKey: resource.termKey,
       termFields: resource.termFields,
+      fullText: resource.fullText,
       findField: config.global.find_field,
       timezone: (model.sequelize as { options?: { timezone?: string } } | undefined)?.options?.timezone,
       maxDepth: config.global.max_depth,

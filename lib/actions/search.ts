@@ -76,6 +76,7 @@ export async function planSearchRequest(scope: ActionScope, paginate: boolean): 
       policy: resource.policy,
       termKey: resource.termKey,
       termFields: resource.termFields,
+      fullText: resource.fullText,
       findField: scope.config.global.find_field,
       // Date-only filter values are days of the time zone Sequelize writes dates in.
       timezone: timezoneOf(scope.model.sequelize),

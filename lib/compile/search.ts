@@ -12,6 +12,7 @@ import {
 } from 'sequelize';
 import type { FilterNode, RelationPolicy, RowScopes, SearchPlan } from '../types.js';
 import { compileCondition, contains } from './condition.js';
+import { fullTextWhere } from './full-text.js';
 import { relationIncludes, relationOrder, relationWhere } from './relations.js';
 
 /**
@@ -45,10 +46,17 @@ export function compileSearch(
   const clauses: WhereOptions[] = [...plan.conditions, ...(plan.groups ?? [])].map((node) =>
     compileNode(model, node, relations),
   );
-  if (plan.term)
-    clauses.push({
-      [Op.or]: plan.term.columns.map(({ column, isText }) => contains(model, column, plan.term!.text, !isText)),
-    });
+  const { term } = plan;
+  if (term?.fullText !== undefined)
+    clauses.push(
+      fullTextWhere(
+        model,
+        term.columns.map(({ column }) => column),
+        term.fullText,
+      ),
+    );
+  else if (term)
+    clauses.push({ [Op.or]: term.columns.map(({ column, isText }) => contains(model, column, term.text, !isText)) });
   if (deletedAt !== undefined && !plan.trashed) clauses.push({ [deletedAt]: null });
   const include =
     plan.include === undefined

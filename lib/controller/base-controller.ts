@@ -6,6 +6,7 @@ import type { Context } from 'koa';
 import type { Model, ModelStatic, Transaction } from 'sequelize';
 import { DEFAULT_CONFIG } from '../core/config.js';
 import type { StandardSchemaV1 } from '../core/standard-schema.js';
+import type { FullTextOption } from '../core/full-text.js';
 import { readBody } from '../koa/body.js';
 import { attachBodyReader, controllerScope, jsendAnswers } from '../resource/scope.js';
 import type { FailItem, FastCrudConfig, FieldPolicy, Reply } from '../types.js';
@@ -38,6 +39,11 @@ export abstract class BaseController {
   termFields: readonly string[] = [];
   /** The filter key of the term search. */
   termKey = 'term';
+  /**
+   * True, or `{ language }`: the term search finds words in a full-text index (made by `fullTextIndex`) instead of
+   * LIKE's "contains" (`search.fullText` of `resource()`). Default false.
+   */
+  fullText: FullTextOption = false;
   /**
    * The Standard Schema (zod, valibot, arktype …) a create body must pass; its output is what gets
    * written, limited to fillable fields. Read once when `crud` registers the class, like the other declarations.

@@ -17,6 +17,7 @@ import { dateBoundValues, parseDateSpan } from './date-bounds.js';
 import { DEFAULT_CONFIG } from './config.js';
 import { bodyProblem, problemItem } from './depth.js';
 import { allowedColumn } from './field-policy.js';
+import { fullTextTerm, type FullTextOption } from './full-text.js';
 import { relationTarget } from './relation-paths.js';
 import { OPERATORS } from './operators.js';
 import { isRecord } from './query-params.js';
@@ -41,6 +42,8 @@ export interface FilterSettings {
   readonly termKey: string;
   /** Attribute or column names the term search looks in. */
   readonly termFields: readonly string[];
+  /** `search.fullText`: the term is searched by words in a full-text index, not with LIKE; undefined: LIKE. */
+  readonly fullText?: FullTextOption | undefined;
   /** What `<association>.id` names on the associated model (`global.find_field`); default `id`. */
   readonly findField?: string | undefined;
   /**
@@ -207,7 +210,9 @@ function parseTerm(
       message: 'This resource has no term fields to search',
     });
   }
-  return E.right({ columns, text: value.trim() });
+  const text = value.trim();
+  const fullText = fullTextTerm(text, settings.fullText);
+  return E.right({ columns, text, ...(fullText !== undefined && { fullText }) });
 }
 
 /** One condition, or null when every value is empty (an empty search-form field). */

@@ -66,5 +66,6 @@ export function describeResource(
     policy: bound.policy,
     config,
     termKey,
+    fullText: termKey !== undefined && bound.fullText !== undefined,
   };
 }

@@ -20,6 +20,8 @@ export interface OpenApiResource extends PlanOptions {
   readonly config?: FastCrudConfig;
   /** The term search's filter key (`termKey`) when the controller has term fields. */
   readonly termKey?: string | undefined;
+  /** True when its term search is by words in a full-text index (`search.fullText`). */
+  readonly fullText?: boolean | undefined;
 }
 
 /** The document's title, version and servers, its resources, and how callers authenticate. */
@@ -117,7 +119,12 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
       soft_delete: config.soft_delete.http_status,
       restore: config.restore.http_status,
     };
-    const shape = { model: resource.model as RelationModel, policy: resource.policy, termKey: resource.termKey };
+    const shape = {
+      model: resource.model as RelationModel,
+      policy: resource.policy,
+      termKey: resource.termKey,
+      fullText: resource.fullText,
+    };
     const searchParameters = [...filterParameters(shape), sortParameter(shape)];
     const plan = planRoutes(resource.Controller, {
       ...resource,

@@ -27,6 +27,8 @@ export interface SearchShape {
   readonly policy: FieldPolicy;
   /** The term search's filter key, or undefined when the resource has no term fields. */
   readonly termKey?: string | undefined;
+  /** True when the term search is by words in a full-text index (`search.fullText`), not LIKE's "contains". */
+  readonly fullText?: boolean | undefined;
 }
 
 /** What each operator means, for the parameter's description. */
@@ -155,7 +157,10 @@ export function filterParameters(shape: SearchShape): QueryParameter[] {
           queryParameter(
             `filter[${shape.termKey}]`,
             { type: 'string' },
-            'Rows any of whose term fields contains the text, case-insensitively',
+            shape.fullText === true
+              ? 'Rows in which every word of the text begins a word of some term field, case-insensitively ' +
+                  '(full-text search: letters and digits are words, everything else separates them)'
+              : 'Rows any of whose term fields contains the text, case-insensitively',
           ),
         ];
   const own = columns(shape.model, shape.policy.filterable, '');

@@ -1,6 +1,7 @@
 /** bindResource: a resource resolved against one configuration and checked, once, when `crud` registers it. */
 import { Model as SequelizeModel, type Model, type ModelStatic } from 'sequelize';
 import { findColumn } from '../core/columns.js';
+import { fullTextColumnProblems, fullTextProblems, type FullTextOption } from '../core/full-text.js';
 import { resolvePolicy } from '../core/field-policy.js';
 import { resolveRelations } from '../core/relation-policy.js';
 import { isParanoid } from '../compile/soft-delete.js';
@@ -24,6 +25,8 @@ export interface BoundResource<M extends Model = Model> {
   readonly policy: FieldPolicy;
   readonly termKey: string;
   readonly termFields: readonly string[];
+  /** `search.fullText`: the term search's words are found in a full-text index; undefined: LIKE. */
+  readonly fullText: FullTextOption | undefined;
   readonly csvColumns: Readonly<Record<string, string>> | undefined;
   readonly csvFileName: string | undefined;
   /** The deleted-at attribute (`soft_delete.deleted_at_field`), when the model has one. */
@@ -88,6 +91,7 @@ export function unsafeBindResource<M extends Model>(
   const problems = [
     ...checkResource(model, declared, config, methods),
     ...validationProblems(spec.validate),
+    ...fullTextProblems(spec.search?.fullText),
     ...all.flatMap((plugin) => {
       const problem = plugin.check?.(model);
       return problem === undefined ? [] : [`plugin ${plugin.name}: ${problem}`];
@@ -98,6 +102,8 @@ export function unsafeBindResource<M extends Model>(
     ...resolvePolicy(model, { ...declared, fillable: fillableNames(declared.fillable) }, config),
     relations: resolveRelations(model, declared.relations),
   };
+  const unsearchable = fullTextColumnProblems(model, spec.search?.termFields ?? [], policy, spec.search?.fullText);
+  if (unsearchable.length > 0) throw new TypeError(`${label}: ${unsearchable.join('; ')}`);
   return Object.freeze({
     name: resource.name,
     model,
@@ -105,6 +111,7 @@ export function unsafeBindResource<M extends Model>(
     policy,
     termKey: spec.search?.termKey ?? 'term',
     termFields: spec.search?.termFields ?? [],
+    fullText: spec.search?.fullText === false ? undefined : spec.search?.fullText,
     csvColumns: declared.csvColumns,
     csvFileName: spec.csv?.fileName,
     deletedAt: findColumn(model, config.soft_delete.deleted_at_field)?.attribute,

@@ -61,7 +61,7 @@ export function resourceOfInstance(controller: BaseController): Resource {
       sortable: declared.sortable,
       filterable: declared.filterable,
     },
-    search: { termFields: declared.termFields, termKey: declared.termKey },
+    search: { termFields: declared.termFields, termKey: declared.termKey, fullText: declared.fullText },
     csv: { columns: declared.csvColumns, fileName: declared.csvFileName },
     validate: { create: declared.createValidateRules, update: declared.updateValidateRules },
     ...(declared.relations !== undefined && { relations: declared.relations }),

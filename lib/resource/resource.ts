@@ -1,6 +1,7 @@
 /** resource(): a model and what clients may do with it, typed by the model, as one value `crud` and OpenAPI read. */
 import type { Context } from 'koa';
 import type { Attributes, CreationAttributes, FindOptions, Model, ModelStatic, Transaction } from 'sequelize';
+import type { FullTextOption } from '../core/full-text.js';
 import type { OptionItem } from '../core/options-query.js';
 import { CRUD_METHODS } from '../core/route-table.js';
 import type { StandardSchemaV1 } from '../core/standard-schema.js';
@@ -228,8 +229,16 @@ export interface ResourceValidation {
 /** Everything `resource()` takes besides the model. */
 export interface ResourceSpec<M extends Model> {
   readonly policy: ResourcePolicy<M>;
-  /** The term search: the filter key (default `term`) and the columns it looks in, any of which may match. */
-  readonly search?: { readonly termFields?: readonly AttributeName<M>[]; readonly termKey?: string };
+  /**
+   * The term search: the filter key (default `term`) and the columns it looks in, any of which may match; `fullText`
+   * searches them by words in a full-text index (made by `fullTextIndex`) instead of LIKE's "contains".
+   */
+  readonly search?: {
+    readonly termFields?: readonly AttributeName<M>[];
+    readonly termKey?: string;
+    /** True, or `{ language }` (PostgreSQL's text search configuration, default `simple`); default false: LIKE. */
+    readonly fullText?: FullTextOption;
+  };
   /**
    * The export's columns with their headers (default: every visible attribute) and file name (default: the table name).
    */

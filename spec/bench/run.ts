@@ -13,6 +13,8 @@
  *                                     the documented indexes, against the bare driver
  *   npm run bench -- cursor 1000000   cursor.ts: a deep cursor page against the first, OFFSET as the foil
  *   npm run bench -- live 1000        live.ts: the change feed's write cost, idle subscribers and fan-out
+ *   npm run bench -- full-text 1000000   full-text.ts: term search with LIKE against full text and its index,
+ *                                     SQLite and PostgreSQL (and pg_trgm's GIN with LIKE)
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +64,11 @@ const BENCHMARKS: Record<string, { readonly file: string; readonly about: string
       file: 'batch.ts',
       about: 'PATCH by filter and array POST of N (1000) records against N single requests, SQLite and PostgreSQL',
       lead: ['run'],
+    },
+    'full-text': {
+      file: 'full-text.ts',
+      about: 'term search on N (1M) rows: LIKE against search.fullText with its index, SQLite and PostgreSQL',
+      lead: [],
     },
     live: {
       file: 'live.ts',

@@ -6,8 +6,10 @@ import { Op, type FindOptions } from 'sequelize';
 import { compileSearch } from '../../lib/compile/search.js';
 import { sparseShape } from '../../lib/core/row-shape.js';
 import { fastExecutor } from '../../lib/execute/fast-executor.js';
+import { fullTextTerm, termWords } from '../../lib/core/full-text.js';
 import type { Condition, SearchPlan } from '../../lib/types.js';
 import { searchPlanArb } from '../arbitraries/search-plan-arb.js';
+import { termTextArb } from '../arbitraries/term-arb.js';
 import { defineCatalog } from '../support/catalog.js';
 import { snapshotFile } from '../support/snapshots.js';
 import { DIALECTS, offlineSequelize, selectSql, sentSql } from '../support/sql.js';
@@ -146,6 +148,29 @@ const PLANS: Record<string, SearchPlan> = {
     term: { columns: [{ column: 'sku', isText: true }], text: 'ab' },
   },
   'no page (skipPagination)': { ...base, page: null },
+  'full-text term over two columns': {
+    ...base,
+    term: {
+      columns: [
+        { column: 'name', isText: true },
+        { column: 'sku', isText: true },
+      ],
+      text: "Cast pan* -x 'y",
+      fullText: { words: termWords("Cast pan* -x 'y"), language: 'simple' },
+    },
+  },
+  'full-text term in english, with a condition': {
+    ...where(on('active', 'eq', [true])),
+    term: {
+      columns: [{ column: 'name', isText: true }],
+      text: 'the OR',
+      fullText: fullTextTerm('the OR', { language: 'english' }),
+    },
+  },
+  'full-text term without a word': {
+    ...base,
+    term: { columns: [{ column: 'name', isText: true }], text: '"*"', fullText: fullTextTerm('"*"', true) },
+  },
 };
 
 describe("outsideLiterals (the law's lexer)", () => {
@@ -190,6 +215,28 @@ for (const dialect of DIALECTS) {
           const sql = await selectSql(Product, compileSearch(Product, plan, 'deletedAt'));
           assert.ok(!outsideLiterals(sql, dialect).includes(marker), sql);
         }),
+        { numRuns: Number(process.env['FAST_CRUD_SQL_RUNS'] ?? 200) },
+      );
+    });
+
+    it('leaves no word of a full-text term outside a string literal, for any client term (law)', async () => {
+      // 'ǂ' is a letter, so it stays in the first word; a word that broke out of its literal would show it.
+      await fc.assert(
+        fc.asyncProperty(
+          termTextArb,
+          fc.constantFrom<true | { language: string }>(true, { language: 'english' }),
+          async (text, option) => {
+            const fullText = fullTextTerm(`ǂ${text}`, option)!;
+            const columns = [
+              { column: 'name', isText: true },
+              { column: 'sku', isText: true },
+            ];
+            const plan = { ...base, term: { columns, text, fullText } };
+            const sql = await selectSql(Product, compileSearch(Product, plan, 'deletedAt'));
+            assert.ok(sql.includes('ǂ'), sql);
+            assert.ok(!outsideLiterals(sql, dialect).includes('ǂ'), sql);
+          },
+        ),
         { numRuns: Number(process.env['FAST_CRUD_SQL_RUNS'] ?? 200) },
       );
     });

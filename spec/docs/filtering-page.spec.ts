@@ -179,3 +179,34 @@ describe('docs/examples/querying/products.ts', () => {
     }
   });
 });
+
+describe('docs/examples/querying/full-text.ts', () => {
+  it('runs its migration, then searches by words in both forms; its down migration drops what up made', async () => {
+    const example = await import('../../docs/examples/querying/full-text.js');
+    await seedDemo(example);
+    const queryInterface = example.sequelize.getQueryInterface();
+    await example.up({ context: queryInterface });
+    const server = await serve(example.app);
+    const names = async (path: string) => {
+      const res = await server.get(path);
+      assert.equal(res.status, 200, res.text);
+      return res.body.data.map((p: { name: string }) => p.name).sort();
+    };
+    const made = () =>
+      example.sequelize.query("SELECT name FROM sqlite_master WHERE name LIKE 'products_fts%' ORDER BY name", {
+        type: 'SELECT',
+      });
+    try {
+      assert.deepEqual(await names('/api/products?filter[term]=cast%20pan'), ['Cast Iron Pan']);
+      assert.deepEqual(await names('/api/products?filter[term]=pragmatic%20prog'), ['The Pragmatic Programmer']);
+      assert.deepEqual(await names('/api/products?filter[term]=pan%20OR%20train'), []);
+      assert.deepEqual(await names('/api/catalogue?filter[term]=IRON'), ['Cast Iron Pan']);
+      assert.ok((await made()).length > 0);
+      await example.down({ context: queryInterface });
+      assert.deepEqual(await made(), []);
+    } finally {
+      await server.close();
+      await example.sequelize.close();
+    }
+  });
+});

@@ -195,6 +195,25 @@ describe('openApiDocument', () => {
     assert.equal((or as { style?: string } | undefined)?.style, 'deepObject');
   });
 
+  it('describes a full-text term search as a word search, and a LIKE one as contains', () => {
+    class Worded extends ProductController {
+      override termFields = ['name'];
+      override fullText = true;
+    }
+    class Contains extends ProductController {
+      override termFields = ['name'];
+    }
+    const doc = openApiDocument({
+      info: { title: 't', version: '1' },
+      resources: [openApiResource('worded', Worded), openApiResource('contains', Contains)],
+    }) as typeof document;
+    const term = (path: string) =>
+      (doc.paths[path]!['get']!.parameters!.find((p) => p.name === 'filter[term]') as { description?: string })
+        .description;
+    assert.match(term('/worded')!, /every word of the text begins a word/);
+    assert.match(term('/contains')!, /contains the text/);
+  });
+
   it("describes createFastCrud's resources with its configuration, as its crud registers them", () => {
     const app = createFastCrud({
       config: { create: { http_status: 200 }, global: { validation: { http_status: 422 } } },

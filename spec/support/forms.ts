@@ -75,6 +75,7 @@ export function controllerOf<M extends Model>(model: ModelStatic<M>, spec: Resou
     override filterable = spec.policy.filterable;
     override termFields: readonly string[] = spec.search?.termFields ?? [];
     override termKey = spec.search?.termKey ?? 'term';
+    override fullText = spec.search?.fullText ?? false;
     override relations = spec.relations as RelationDeclarations | undefined;
     csvColumns = spec.csv?.columns as Readonly<Record<string, string>> | undefined;
     csvFileName = spec.csv?.fileName;
