@@ -92,9 +92,28 @@ export function resourceScope<M extends Model>(
   return scope;
 }
 
-const bound = new WeakMap<object, BoundResource>();
-const scopes = new WeakMap<object, ActionScope>();
-const bodyReaders = new WeakMap<object, BodyReader>();
+/** What the library attaches to a controller instance (one per request): its body reader, bound resource and scope. */
+interface Attached {
+  readBody: BodyReader | undefined;
+  resource: BoundResource | undefined;
+  scope: ActionScope | undefined;
+}
+
+/**
+ * The key of `Attached` on a controller instance: a non-enumerable symbol property, not WeakMaps keyed by the
+ * instance, since a class-form controller lives for one request and an entry per request in a WeakMap is an
+ * ephemeron for V8's garbage collector to trace (see the dispatcher's `SETTLE`).
+ */
+const ATTACHED = Symbol('koa-fast-crud: attached');
+
+/** The record attached to a controller instance, made on first use. */
+function attached(controller: object): Attached {
+  const found = (controller as { [ATTACHED]?: Attached })[ATTACHED];
+  if (found !== undefined) return found;
+  const made: Attached = { readBody: undefined, resource: undefined, scope: undefined };
+  Object.defineProperty(controller, ATTACHED, { value: made });
+  return made;
+}
 
 /**
  * Tells a controller instance how to read its request's body: BaseController's constructor passes
@@ -102,7 +121,7 @@ const bodyReaders = new WeakMap<object, BodyReader>();
  * @example attachBodyReader(this, readBody)
  */
 export function attachBodyReader(controller: object, readBody: BodyReader): void {
-  bodyReaders.set(controller, readBody);
+  attached(controller).readBody = readBody;
 }
 
 /** A controller whose constructor did not attach a reader (one that is not a BaseController) reads no body. */
@@ -116,7 +135,7 @@ const noBodyReader: BodyReader = () =>
  * @example attachResource(new Controller(ctx, config), bound)
  */
 export function attachResource<T extends object>(controller: T, resource: BoundResource): T {
-  bound.set(controller, resource);
+  attached(controller).resource = resource;
   return controller;
 }
 
@@ -126,7 +145,8 @@ export function attachResource<T extends object>(controller: T, resource: BoundR
  * @example return searchAction(controllerScope(this));
  */
 export function controllerScope(controller: BaseController): ActionScope {
-  const cached = scopes.get(controller);
+  const attachments = attached(controller);
+  const cached = attachments.scope;
   if (cached) return cached;
   const resource = boundResourceOf(controller);
   const methods = controller as unknown as Readonly<Record<string, AnyHook | undefined>>;
@@ -136,7 +156,7 @@ export function controllerScope(controller: BaseController): ActionScope {
     model: resource.model,
     resource,
     answers: controller,
-    readBody: bodyReaders.get(controller) ?? noBodyReader,
+    readBody: attachments.readBody ?? noBodyReader,
     get transaction() {
       return controller.transaction;
     },
@@ -150,7 +170,7 @@ export function controllerScope(controller: BaseController): ActionScope {
       return (await method?.apply(controller, name === 'softDeleteUserId' ? [controller.ctx] : args)) as never;
     },
   };
-  scopes.set(controller, scope);
+  attachments.scope = scope;
   return scope;
 }
 
@@ -160,7 +180,7 @@ export function controllerScope(controller: BaseController): ActionScope {
  * once and kept (at most `MAX_VARIANTS` per resource).
  */
 function boundResourceOf(controller: BaseController): BoundResource {
-  const registered = bound.get(controller) ?? boundForClass(controller);
+  const registered = attached(controller).resource ?? boundForClass(controller);
   const declared = resourceOfInstance(controller);
   const key = declarationKey(declared);
   if (key === registered.declarationKey) return registered;

@@ -7,6 +7,8 @@
  *   npm run bench -- search-options [rounds] [seconds]   (SQLite file under .tmp/; PostgreSQL too when FAST_CRUD_PG_URL answers)
  * A third server, the library held on its public executor (what a model whose probe failed uses),
  * is loaded beside them, so the cost of that fallback is printed too; BENCH_PUBLIC=0 leaves it out.
+ * BENCH_LIB_B=<dir>/lib/index.ts makes the third server another copy of lib/ on its fast executor instead, so a
+ * before/after pair is measured in the same interleaved run; BENCH_FORM=class registers a class-form controller.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -166,13 +168,19 @@ async function floor(dialect: Dialect): Promise<void> {
   await listen(app);
 }
 
-/** The library: one resource, registered as an app would; with `publicOnly`, held on the public executor (what a failed probe gives). */
+/** The library B of `BENCH_LIB_B`, served by the third server in place of the public executor. */
+const LIB_B = process.env['BENCH_LIB_B'];
+
+/**
+ * The library: one resource, registered as an app would (`BENCH_FORM=class`: a class-form controller); with
+ * `publicOnly`, held on the public executor (what a failed probe gives), or with `BENCH_LIB_B`, that copy of lib/.
+ */
 async function library(dialect: Dialect, publicOnly: boolean): Promise<void> {
   // BENCH_LIB=<dir> serves another copy of lib/ (say, an earlier commit's, from `git archive`) for a before/after figure.
-  const entry = process.env['BENCH_LIB'] ?? '../../lib/index.js';
-  const { crud, resource } = (await import(entry)) as typeof import('../../lib/index.js');
+  const entry = (publicOnly ? LIB_B : undefined) ?? process.env['BENCH_LIB'] ?? '../../lib/index.js';
+  const { crud, resource, CrudController } = (await import(entry)) as typeof import('../../lib/index.js');
   const sequelize = connect(dialect);
-  if (publicOnly) {
+  if (publicOnly && LIB_B === undefined) {
     const { observeExecution } = (await import(
       new URL('execute/state.js', new URL(entry, import.meta.url)).href
     )) as typeof import('../../lib/execute/state.js');
@@ -180,7 +188,15 @@ async function library(dialect: Dialect, publicOnly: boolean): Promise<void> {
   }
   const Product = define(sequelize);
   const router = new Router();
-  crud(router, 'products', resource(Product, { policy: { fillable: 'all' }, actions: ['search', 'options'] }));
+  if (process.env['BENCH_FORM'] === 'class') {
+    class Products extends CrudController {
+      override fillable = 'all' as const;
+      modelClassName() {
+        return Product;
+      }
+    }
+    crud(router, 'products', Products, { only: ['search', 'options'] });
+  } else crud(router, 'products', resource(Product, { policy: { fillable: 'all' }, actions: ['search', 'options'] }));
   const app = new Koa();
   cpuRoute(app);
   app.use(router.routes()).use(router.allowedMethods());
@@ -372,7 +388,7 @@ async function run(rounds: number, seconds: number, only: Dialect | undefined): 
       const names: Record<Side, string> = {
         floor: 'floor',
         library: 'library (fast executor)',
-        public: 'library (public executor)',
+        public: LIB_B === undefined ? 'library (public executor)' : 'library B (BENCH_LIB_B)',
       };
       process.stdout.write(
         `  ${workload.padEnd(8)} ${WORKLOADS[workload]}\n${SIDES.map(figures).join('')}${others.map((side) => ratio(side, names[side])).join('')}`,
