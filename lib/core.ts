@@ -70,7 +70,14 @@ export type {
   SoftDeleteHooks,
   RestoreHooks,
 } from './controller/typed-hooks.js';
-export { ROUTE_TABLE, CRUD_METHODS, BATCH_ROUTE_TABLE, LIVE_ROUTE, routeTable } from './core/route-table.js';
+export {
+  ROUTE_TABLE,
+  CRUD_METHODS,
+  BATCH_ROUTE_TABLE,
+  LIVE_ROUTE,
+  AGGREGATE_ROUTE,
+  routeTable,
+} from './core/route-table.js';
 export {
   batchItems,
   filterProblem,

@@ -1,6 +1,11 @@
 /** bindResource: a resource resolved against one configuration and checked, once, when `crud` registers it. */
 import { Model as SequelizeModel, type Model, type ModelStatic } from 'sequelize';
 import { findColumn } from '../core/columns.js';
+import {
+  aggregateDeclarationProblems,
+  resolveAggregatePolicy,
+  type AggregatePolicy,
+} from '../core/aggregate-policy.js';
 import { resolvePolicy } from '../core/field-policy.js';
 import { resolveRelations } from '../core/relation-policy.js';
 import { isParanoid } from '../compile/soft-delete.js';
@@ -46,6 +51,8 @@ export interface BoundResource<M extends Model = Model> {
   readonly batch: boolean;
   /** True when the resource declared `live: true`: its writes record change events, and its feed is served. */
   readonly live: boolean;
+  /** The aggregate policy when the resource declared `aggregate`; undefined: the aggregates route is not served. */
+  readonly aggregate: AggregatePolicy | undefined;
   /** The actions `crud` registered routes for (none when bound outside `crud`): create's `Location` needs read's. */
   readonly routed: readonly CrudMethod[];
 }
@@ -93,11 +100,13 @@ export function unsafeBindResource<M extends Model>(
       return problem === undefined ? [] : [`plugin ${plugin.name}: ${problem}`];
     }),
   ];
-  if (problems.length > 0) throw new TypeError(`${label}: ${problems.join('; ')}`);
   const policy = {
     ...resolvePolicy(model, { ...declared, fillable: fillableNames(declared.fillable) }, config),
     relations: resolveRelations(model, declared.relations),
   };
+  const aggregate = (spec.aggregate as unknown) === false ? undefined : spec.aggregate;
+  problems.push(...aggregateDeclarationProblems(model, aggregate, policy));
+  if (problems.length > 0) throw new TypeError(`${label}: ${problems.join('; ')}`);
   return Object.freeze({
     name: resource.name,
     model,
@@ -123,6 +132,7 @@ export function unsafeBindResource<M extends Model>(
     ),
     batch: spec.batch === true,
     live: spec.live === true,
+    aggregate: aggregate === undefined ? undefined : resolveAggregatePolicy(model, aggregate),
     routed: Object.freeze([...methods]),
   });
 }
