@@ -3,7 +3,6 @@ import * as E from 'fp-ts/lib/Either.js';
 import { compileAggregate } from '../compile/aggregate.js';
 import { compileSearch } from '../compile/search.js';
 import { aggregateRows, planAggregate, tooManyGroups, type AggregateRequest } from '../core/aggregate-plan.js';
-import type { RelationModel } from '../core/relation-paths.js';
 import { rowScopesOf } from '../resource/row-scopes.js';
 import type { ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
@@ -28,7 +27,7 @@ export async function aggregateAction(scope: ActionScope): Promise<Reply> {
   const query = parsed.right as AggregateRequest;
   const filter = (await scope.hook('modifyFilters', query.filter)) ?? query.filter;
   const planned = planAggregate(
-    model as unknown as RelationModel,
+    model,
     { ...query, filter },
     {
       policy: resource.policy,

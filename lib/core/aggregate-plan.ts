@@ -338,7 +338,7 @@ export function aggregateRows(
  */
 export function measureValue(value: unknown): number | null {
   if (value === null || value === undefined) return null;
-  return typeof value === 'number' ? value : Number(value as string | bigint);
+  return typeof value === 'number' ? value : Number(value);
 }
 
 /**
@@ -356,7 +356,8 @@ export function groupValue(kind: ValueKind, value: unknown): unknown {
     case 'boolean':
       return typeof value === 'boolean' ? value : value === 1 || value === '1' || value === 't' || value === 'true';
     case 'date': {
-      const instant = value instanceof Date ? value : new Date(String(value));
+      if (!(value instanceof Date) && typeof value !== 'string') return value;
+      const instant = value instanceof Date ? value : new Date(value);
       return Number.isNaN(instant.getTime()) ? value : instant.toISOString();
     }
     case 'dateonly':

@@ -90,10 +90,7 @@ export const aggregateRowSchema: JsonSchema = Object.freeze({
   properties: {
     count: { type: 'integer', minimum: 0 },
     ...Object.fromEntries(
-      MEASURES.map((measure) => [
-        measure,
-        { type: 'object', additionalProperties: { type: ['number', 'null'] } } as JsonSchema,
-      ]),
+      MEASURES.map((measure) => [measure, { type: 'object', additionalProperties: { type: ['number', 'null'] } }]),
     ),
   },
   additionalProperties: true,

@@ -140,7 +140,7 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
       security,
       readable: plan.some((route) => route.method === 'read'),
       ...(resource.aggregatePolicy !== undefined && {
-        aggregate: aggregateChoices(resource.model as RelationModel, resource.policy, resource.aggregatePolicy),
+        aggregate: aggregateChoices(resource.model, resource.policy, resource.aggregatePolicy),
       }),
       requireIfMatch: {
         update: config.update.require_if_match,
