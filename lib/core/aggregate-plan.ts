@@ -167,7 +167,8 @@ function parseFunctions(
     .map((name) => ({
       field: `aggregate.${name}`,
       error: 'invalidValue',
-      message: `Unknown aggregate ${JSON.stringify(name)}: one of ${FUNCTIONS.join(', ')}${didYouMean(name, FUNCTIONS)}`,
+      message:
+        `Unknown aggregate ${JSON.stringify(name)}: one of ${FUNCTIONS.join(', ')}` + didYouMean(name, FUNCTIONS),
     }));
   const count = Object.hasOwn(raw, 'count');
   if (count && raw.count !== '*')
