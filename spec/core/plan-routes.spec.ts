@@ -250,7 +250,7 @@ describe('planRoutes', () => {
           );
           const firstId = withAggregate.findIndex((route) => route.path.includes('{id'));
           const at = withAggregate.findIndex((route) => route.method === 'aggregate');
-          assert.ok(firstId < 0 || at < firstId);
+          assert.ok(firstId < 0 || at < firstId, 'aggregate is planned before the {id} routes');
         }),
       );
     });
