@@ -137,6 +137,21 @@ export {
 } from './core/filter-parser.js';
 export { parseDateSpan, dateBoundValues, type DateKind } from './core/date-bounds.js';
 export { planSearch, type SearchRequest, type SearchSettings } from './core/search-plan.js';
+export {
+  planAggregate,
+  aggregateRows,
+  type AggregateGroup,
+  type AggregatePlan,
+  type AggregateRequest,
+  type AggregateSettings,
+} from './core/aggregate-plan.js';
+export {
+  resolveAggregatePolicy,
+  MEASURES,
+  type AggregateDeclaration,
+  type AggregatePolicy,
+  type Measure,
+} from './core/aggregate-policy.js';
 export { parseFields, pickFields, type FieldModel, type FieldTree } from './core/sparse-fields.js';
 export { kindOf, type ValueKind } from './core/attribute-kinds.js';
 export { csvCell } from './core/csv-cells.js';
