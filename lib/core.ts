@@ -71,7 +71,14 @@ export type {
   SoftDeleteHooks,
   RestoreHooks,
 } from './controller/typed-hooks.js';
-export { ROUTE_TABLE, CRUD_METHODS, BATCH_ROUTE_TABLE, LIVE_ROUTE, routeTable } from './core/route-table.js';
+export {
+  ROUTE_TABLE,
+  CRUD_METHODS,
+  BATCH_ROUTE_TABLE,
+  LIVE_ROUTE,
+  AGGREGATE_ROUTE,
+  routeTable,
+} from './core/route-table.js';
 export {
   batchItems,
   filterProblem,
@@ -141,6 +148,21 @@ export {
 } from './core/full-text.js';
 export { fullTextDdl, type FullTextDdl, type FullTextTarget } from './core/full-text-ddl.js';
 export { planSearch, type SearchRequest, type SearchSettings } from './core/search-plan.js';
+export {
+  planAggregate,
+  aggregateRows,
+  type AggregateGroup,
+  type AggregatePlan,
+  type AggregateRequest,
+  type AggregateSettings,
+} from './core/aggregate-plan.js';
+export {
+  resolveAggregatePolicy,
+  MEASURES,
+  type AggregateDeclaration,
+  type AggregatePolicy,
+  type Measure,
+} from './core/aggregate-policy.js';
 export { parseFields, pickFields, type FieldModel, type FieldTree } from './core/sparse-fields.js';
 export { kindOf, type ValueKind } from './core/attribute-kinds.js';
 export { csvCell } from './core/csv-cells.js';

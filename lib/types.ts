@@ -10,7 +10,17 @@ export type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * @example const only: CrudMethod[] = ['search', 'read'];
  */
 export type CrudMethod =
-  'search' | 'options' | 'create' | 'exportCsv' | 'read' | 'update' | 'delete' | 'softDelete' | 'restore' | 'changes';
+  | 'search'
+  | 'options'
+  | 'create'
+  | 'exportCsv'
+  | 'read'
+  | 'update'
+  | 'delete'
+  | 'softDelete'
+  | 'restore'
+  | 'changes'
+  | 'aggregate';
 
 /**
  * One row of the spec's route table: what `crud` may register for a controller method.
@@ -56,6 +66,8 @@ export interface PlanOptions {
   readonly batch?: boolean;
   /** True (a resource declared `live: true`): the change feed `GET <uri>/changes` is planned too. */
   readonly live?: boolean;
+  /** True (a resource declared `aggregate`): the aggregates route `GET <uri>/aggregate` is planned too. */
+  readonly aggregate?: boolean;
 }
 
 /** A sort direction, as Sequelize spells it. */
@@ -210,6 +222,11 @@ export interface FastCrudConfig {
   };
   /** The change feed of resources declared `live: true` (`GET <uri>/changes`). */
   readonly live: LiveConfig;
+  /** The aggregates route of resources declared with `aggregate` (`GET <uri>/aggregate`). */
+  readonly aggregate: {
+    /** Most groups one aggregate request may answer; more is a `tooManyRows` fail. */
+    readonly max_groups: number;
+  };
 }
 
 /**

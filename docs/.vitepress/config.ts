@@ -40,6 +40,7 @@ export default defineConfig({
             { text: 'Validation', link: '/guide/validation' },
             { text: 'Batch writes', link: '/guide/batch-writes' },
             { text: 'Live updates', link: '/guide/live-updates' },
+            { text: 'Aggregates', link: '/guide/aggregates' },
             { text: 'Configuration', link: '/guide/configuration' },
             { text: 'Errors', link: '/guide/errors' },
             { text: 'Concurrency and caching', link: '/guide/concurrency' },

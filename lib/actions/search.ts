@@ -89,8 +89,11 @@ export async function planSearchRequest(scope: ActionScope, paginate: boolean): 
   return E.mapLeft((failures: FailItem[]) => scope.answers.answerFail(failures))(planned);
 }
 
-/** The `timezone` option of a Sequelize instance (its typings leave `options` out); UTC's `'+00:00'` is the default. */
-function timezoneOf(sequelize: unknown): string | undefined {
+/**
+ * The `timezone` option of a Sequelize instance (its typings leave `options` out); UTC's `'+00:00'` is the default.
+ * @example timezoneOf(model.sequelize) // '+00:00'
+ */
+export function timezoneOf(sequelize: unknown): string | undefined {
   return (sequelize as { options?: { timezone?: string } } | undefined)?.options?.timezone;
 }
 

@@ -2,6 +2,7 @@
  * BaseController: what every action needs — the request, the configuration, the model, the field policy and JSend
  * answers.
  */
+import type { AggregateDeclaration } from '../core/aggregate-policy.js';
 import type { Context } from 'koa';
 import type { Model, ModelStatic, Transaction } from 'sequelize';
 import { DEFAULT_CONFIG } from '../core/config.js';
@@ -69,6 +70,13 @@ export abstract class BaseController {
    * @example override live = true;
    */
   live = false;
+  /**
+   * True: the aggregates route too (`GET <uri>/aggregate`, counts and sums by group), as
+   * `resource(Model, { aggregate: true })`; an object narrows the columns (`{ groupBy: ['status'], sum: ['price'] }`).
+   * Read once when `crud` registers the class.
+   * @example override aggregate = true;
+   */
+  aggregate: AggregateDeclaration | false = false;
   /** The transaction of the write under way, for hooks that write too; undefined outside writes. */
   transaction: Transaction | undefined = undefined;
 

@@ -54,6 +54,7 @@ export const DEFAULT_CONFIG: FastCrudConfig = deepFreeze({
     poll_ms: 1000,
     retry_ms: 3000,
   },
+  aggregate: { max_groups: 1000 },
 });
 
 /**

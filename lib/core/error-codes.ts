@@ -8,11 +8,15 @@ import type { ErrorCode, ErrorCodeEntry } from '../types.js';
  * @example ERROR_TABLE.contentTooLarge // { status: 413, meaning: 'the body is larger than `global.body_limit`' }
  */
 export const ERROR_TABLE = Object.freeze({
-  required: { status: 'validation', meaning: '`options` without `label`' },
+  required: {
+    status: 'validation',
+    meaning: '`options` without `label`; an aggregate that asks for neither a measure nor a `groupBy`',
+  },
   columnNotFound: {
     status: 'validation',
     meaning:
-      'a filter, sort, options or `fields` column that does not exist or that the field policy does not allow. ' +
+      'a filter, sort, options, `fields`, aggregate or `groupBy` column that does not exist or that the field ' +
+      'policy does not allow. ' +
       'Also a term search on a resource without `termFields`, and softDelete or restore on a model without the ' +
       'deleted-at column',
   },
@@ -78,7 +82,8 @@ export const ERROR_TABLE = Object.freeze({
     meaning:
       '`skipPagination=true`, or an options list, that would answer more than `search.max_unpaginated` rows: ' +
       'paginate, narrow it with a filter, or raise the cap. Also a batch write of more than `batch.max_records` ' +
-      'records (an array body that long, or a filter that matches more), which changes nothing',
+      'records (an array body that long, or a filter that matches more), which changes nothing. Also an aggregate ' +
+      'over more than `aggregate.max_groups` groups',
   },
   invalidCursor: {
     status: 'validation',

@@ -17,16 +17,17 @@ export type ControllerShape = { readonly prototype: object } | { readonly action
  * With `batch` (a resource declared `batch: true`), the batch routes of the kept update, delete, softDelete and
  * restore are planned too, before the `{id}` routes (see `BATCH_ROUTE_TABLE`); `only`/`except` name their single
  * action. With `live` (a resource declared `live: true`), the change feed `GET <uri>/changes` is planned too (see
- * `LIVE_ROUTE`), named `changes` by `only`/`except`.
+ * `LIVE_ROUTE`), named `changes` by `only`/`except`; with `aggregate` (a resource declared `aggregate`), the
+ * aggregates route `GET <uri>/aggregate` (see `AGGREGATE_ROUTE`), named `aggregate`.
  * @example planRoutes(resource, { uri: 'tags', moduleName: 'shop', only: ['options'], optionsPermission: 'search' })
  *   // [{ verb: 'get', path: 'tags/options', method: 'options', permission: 'search', ability: 'shop.access.search' }]
  */
 export function planRoutes(Controller: ControllerShape, options: PlanOptions): RouteDef[] {
   const uri = trimSlashes(options.uri);
   const keep = methodFilter(options);
-  const table = routeTable(options.batch === true, options.live === true);
+  const table = routeTable(options.batch === true, options.live === true, options.aggregate === true);
   return table
-    .filter((entry) => (entry.method === 'changes' || hasMethod(Controller, entry.method)) && keep(entry.method))
+    .filter((entry) => (DECLARED.has(entry.method) || hasMethod(Controller, entry.method)) && keep(entry.method))
     .map((row): RouteDef => {
       const entry =
         row.method === 'options' && options.optionsPermission != null
@@ -42,6 +43,9 @@ export function planRoutes(Controller: ControllerShape, options: PlanOptions): R
       };
     });
 }
+
+/** The routes a declaration adds (`live`, `aggregate`), which no controller method serves. */
+const DECLARED: ReadonlySet<CrudMethod> = new Set(['changes', 'aggregate']);
 
 /** The ability guarding an entry: `<moduleName>.access.<permission>`, or null (spec rule 6). */
 export function abilityOf(moduleName: string | null | undefined, entry: Pick<RouteEntry, 'permission'>): string | null {

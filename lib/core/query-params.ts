@@ -20,7 +20,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The top-level query parameters search and exportCsv read; with `search.strict_params` (the
+ * The top-level query parameters search, exportCsv and aggregate read; with `search.strict_params` (the
  * default) any other is a 400 `unknownParameter`. exportCsv reads no page (it sends every row) and
  * loads no `include`. options is not checked: its `modifyOptionsQuery` hook may read parameters of its own.
  * @example KNOWN_PARAMS.exportCsv // ['filter', 'sort', 'fields']
@@ -28,6 +28,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export const KNOWN_PARAMS = Object.freeze({
   search: Object.freeze(['filter', 'sort', 'page', 'perPage', 'skipPagination', 'include', 'cursor', 'fields']),
   exportCsv: Object.freeze(['filter', 'sort', 'fields']),
+  aggregate: Object.freeze(['aggregate', 'groupBy', 'filter']),
 } as const satisfies Readonly<Record<string, readonly string[]>>);
 
 /**

@@ -57,14 +57,32 @@ export const LIVE_ROUTE: RouteEntry = Object.freeze({
 } as RouteEntry);
 
 /**
- * The route table with the batch routes, when `batch`, and the change feed's, when `live`, placed before the first
- * `{id}` route; else ROUTE_TABLE itself.
+ * The aggregates route, which `resource(Model, { aggregate: true })` adds: `GET <uri>/aggregate` (counts, sums,
+ * averages, minimums and maximums by group), guarded by search's permission. Planned before the `{id}` routes, so that
+ * `aggregate` is never taken for an `{id}`.
+ * @example AGGREGATE_ROUTE // { verb: 'get', suffix: '/aggregate', method: 'aggregate', permission: 'search' }
+ */
+export const AGGREGATE_ROUTE: RouteEntry = Object.freeze({
+  verb: 'get',
+  suffix: '/aggregate',
+  method: 'aggregate',
+  permission: 'search',
+} as RouteEntry);
+
+/**
+ * The route table with the batch routes, when `batch`, the change feed's, when `live`, and the aggregates route, when
+ * `aggregate`, placed before the first `{id}` route; else ROUTE_TABLE itself.
  * @example routeTable(false) === ROUTE_TABLE // true
  * @example routeTable(false, true).map((entry) => entry.suffix).indexOf('/changes') // 4
+ * @example routeTable(false, false, true).map((entry) => entry.suffix).indexOf('/aggregate') // 4
  */
-export function routeTable(batch: boolean, live = false): readonly RouteEntry[] {
-  if (!batch && !live) return ROUTE_TABLE;
+export function routeTable(batch: boolean, live = false, aggregate = false): readonly RouteEntry[] {
+  if (!batch && !live && !aggregate) return ROUTE_TABLE;
   const at = ROUTE_TABLE.findIndex((entry) => entry.suffix.startsWith('/{'));
-  const added = [...(batch ? BATCH_ROUTE_TABLE : []), ...(live ? [LIVE_ROUTE] : [])];
+  const added = [
+    ...(batch ? BATCH_ROUTE_TABLE : []),
+    ...(live ? [LIVE_ROUTE] : []),
+    ...(aggregate ? [AGGREGATE_ROUTE] : []),
+  ];
   return [...ROUTE_TABLE.slice(0, at), ...added, ...ROUTE_TABLE.slice(at)];
 }

@@ -8,6 +8,7 @@ import { searchAction } from '../actions/search.js';
 import { restoreAction, softDeleteAction } from '../actions/soft-delete.js';
 import { updateAction } from '../actions/update.js';
 import { changesAction } from '../actions/changes.js';
+import { aggregateAction } from '../actions/aggregate.js';
 import type { CrudMethod, Reply } from '../types.js';
 import { deleteManyAction, restoreManyAction, softDeleteManyAction } from '../actions/batch-delete.js';
 import { updateManyAction } from '../actions/batch-update.js';
@@ -28,6 +29,7 @@ export const ACTIONS: Readonly<Record<CrudMethod, (scope: ActionScope) => Promis
   softDelete: softDeleteAction,
   restore: restoreAction,
   changes: changesAction,
+  aggregate: aggregateAction,
 });
 
 /**

@@ -6,7 +6,14 @@ import { groupRoutes } from '../core/route-groups.js';
 import { compilePath } from '../core/route-path.js';
 import type { Can, CrudMethod, CrudPlugin, FastCrudConfig, FastCrudConfigInput, RouteDef } from '../types.js';
 import { describeResource, type openApiResource } from './openapi-resource.js';
-import { declaresBatch, declaresLive, targetName, unsafeRouteHandler, type CrudTarget } from './route-handler.js';
+import {
+  declaresAggregate,
+  declaresBatch,
+  declaresLive,
+  targetName,
+  unsafeRouteHandler,
+  type CrudTarget,
+} from './route-handler.js';
 import { preflight } from './cors.js';
 import { newRun, runAtEnd, RUN_PATTERNS, type DispatchRoute } from './dispatcher.js';
 import { routeMiddleware } from './route-middleware.js';
@@ -95,7 +102,15 @@ function register(
   }
   const batch = declaresBatch(target, config);
   const live = declaresLive(target, config);
-  const plan = planRoutes(target, { ...options, uri, optionsPermission: config.options.permission, batch, live });
+  const aggregate = declaresAggregate(target, config);
+  const plan = planRoutes(target, {
+    ...options,
+    uri,
+    optionsPermission: config.options.permission,
+    batch,
+    live,
+    aggregate,
+  });
   const handler = unsafeRouteHandler(
     target,
     config,

@@ -37,12 +37,18 @@ export function describeResource(
     : resourceOfController(target as Parameters<typeof resourceOfController>[0], config);
   const batch = resource.spec.batch === true;
   const live = resource.spec.live === true;
+  const aggregate = resource.spec.aggregate !== undefined && (resource.spec.aggregate as unknown) !== false;
   // Checked for the actions the document describes, as `crud` checks those it registers.
   const methods = [
     ...new Set(
-      planRoutes(target, { ...options, uri, optionsPermission: config.options.permission, batch, live }).map(
-        (def) => def.method,
-      ),
+      planRoutes(target, {
+        ...options,
+        uri,
+        optionsPermission: config.options.permission,
+        batch,
+        live,
+        aggregate,
+      }).map((def) => def.method),
     ),
   ];
   const bound = unsafeBindResource(
@@ -61,6 +67,8 @@ export function describeResource(
     except,
     batch,
     live,
+    aggregate,
+    ...(bound.aggregate !== undefined && { aggregatePolicy: bound.aggregate }),
     Controller: target,
     model: bound.model,
     policy: bound.policy,

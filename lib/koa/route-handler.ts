@@ -15,6 +15,7 @@ import { attachResource, controllerScope, resourceScope, type ActionScope } from
 import type { BaseController } from '../controller/base-controller.js';
 import { createManyIfArray } from '../actions/batch-create.js';
 import { changesAction } from '../actions/changes.js';
+import { aggregateAction } from '../actions/aggregate.js';
 import type { CrudMethod, CrudPlugin, FastCrudConfig, Reply } from '../types.js';
 import { ACTIONS, BATCH_ACTIONS } from './action-table.js';
 import { readBody } from './body.js';
@@ -68,6 +69,7 @@ export function unsafeRouteHandler(
     const serve = async (ctx: Context, method: CrudMethod, batch = false) => {
       const controller = attachResource(new target(ctx, config) as BaseController, bound);
       if (method === 'changes') return changesAction(controllerScope(controller));
+      if (method === 'aggregate') return aggregateAction(controllerScope(controller));
       if (!batch && method !== 'create') return call(controller, method, ctx);
       const scope = controllerScope(controller);
       if (batch) return batchAction(scope, method);
@@ -96,6 +98,19 @@ export function declaresBatch(target: CrudTarget, config: FastCrudConfig): boole
 export function declaresLive(target: CrudTarget, config: FastCrudConfig): boolean {
   if (isResource(target)) return target.spec.live === true;
   return servesModel(target) && resourceOfController(target, config).spec.live === true;
+}
+
+/**
+ * True when a target declares the aggregates route: a resource's `aggregate`, a controller class's `aggregate` field.
+ * @example declaresAggregate(resource(Product, { policy, aggregate: true }), config) // true
+ */
+export function declaresAggregate(target: CrudTarget, config: FastCrudConfig): boolean {
+  const declared = isResource(target)
+    ? target.spec.aggregate
+    : servesModel(target)
+      ? resourceOfController(target, config).spec.aggregate
+      : undefined;
+  return declared !== undefined && (declared as unknown) !== false;
 }
 
 /** The batch action of a batch route's method (update, delete, softDelete or restore). */

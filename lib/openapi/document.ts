@@ -4,6 +4,8 @@ import { DEFAULT_CONFIG } from '../core/config.js';
 import { ERROR_CODES } from '../core/error-codes.js';
 import { RECORD_ACTIONS, findFieldOf, type RecordAction } from '../core/find-field.js';
 import { planRoutes, type ControllerShape } from '../core/plan-routes.js';
+import type { AggregatePolicy } from '../core/aggregate-policy.js';
+import { aggregateChoices } from './aggregate-operation.js';
 import { isSingular, type RelationModel } from '../core/relation-paths.js';
 import type { AttributeSource, CrudMethod, FastCrudConfig, FieldPolicy, PlanOptions } from '../types.js';
 import { objectSchema, requiredOnCreate, attributeSchema, type JsonSchema } from './attribute-schema.js';
@@ -22,6 +24,8 @@ export interface OpenApiResource extends PlanOptions {
   readonly termKey?: string | undefined;
   /** True when its term search is by words in a full-text index (`search.fullText`). */
   readonly fullText?: boolean | undefined;
+  /** The aggregate policy of a resource declared with `aggregate` (its route is planned with `aggregate: true`). */
+  readonly aggregatePolicy?: AggregatePolicy | undefined;
 }
 
 /** The document's title, version and servers, its resources, and how callers authenticate. */
@@ -142,6 +146,9 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
       fieldsParameters: { records: fieldsParameter(shape, true), csv: fieldsParameter(shape, false) },
       security,
       readable: plan.some((route) => route.method === 'read'),
+      ...(resource.aggregatePolicy !== undefined && {
+        aggregate: aggregateChoices(resource.model, resource.policy, resource.aggregatePolicy),
+      }),
       requireIfMatch: {
         update: config.update.require_if_match,
         delete: config.delete.require_if_match,

@@ -2,6 +2,7 @@
 import { SAFE_METHODS } from '../core/cross-origin.js';
 import { statusOf } from '../core/error-codes.js';
 import { CHANGE_KINDS } from '../core/live-feed.js';
+import { aggregateParameters, aggregateRowSchema, type AggregateChoices } from './aggregate-operation.js';
 import type { RouteDef } from '../types.js';
 import type { JsonSchema } from './attribute-schema.js';
 import { PAGE_PARAMETERS, queryParameter, type QueryParameter } from './query-parameters.js';
@@ -30,6 +31,8 @@ export interface OperationContext {
   readonly readable?: boolean | undefined;
   /** The writes whose `require_if_match` is on (`If-Match` required, 428 without it), by action; none when absent. */
   readonly requireIfMatch?: Readonly<Partial<Record<string, boolean>>> | undefined;
+  /** The names the aggregates route takes, for a resource declared with `aggregate`; none when absent. */
+  readonly aggregate?: AggregateChoices | undefined;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -47,6 +50,11 @@ const query = (name: string, schema: JsonSchema, description: string, required =
 
 /** What each action does, for its operation's description. */
 const DESCRIPTIONS: Readonly<Record<string, (record: string) => string>> = {
+  aggregate: (record) =>
+    `Counts, sums, averages, minimums and maximums of the ${record} records the filters match, one row per ` +
+    `group of groupBy values (one row over every record without groupBy), ordered by those values. Every measure ` +
+    `is a JSON number (null over no value); soft-deleted records are left out as search leaves them out. More ` +
+    `groups than aggregate.max_groups is a fail (tooManyRows).`,
   changes: (record) =>
     `The change feed of ${record}: an event per committed write (created, updated, deleted, softDeleted, ` +
     `restored; a batch write is one event), carrying only the ids of the records written, so clients refetch ` +
@@ -341,6 +349,22 @@ export function operationFor(def: RouteDef, context: OperationContext, operation
     }
     case 'changes':
       return changesOperation(common, context.record, responses, invalid);
+    case 'aggregate':
+      return {
+        ...common,
+        summary: `Aggregate ${context.record} records by group`,
+        parameters: aggregateParameters(
+          context.aggregate ?? { groupBy: [], measures: { sum: [], avg: [], min: [], max: [] } },
+          filters.filter((parameter) => parameter.name.startsWith('filter[')),
+        ),
+        responses: responses({
+          [status('search')]: {
+            description: 'One row per group',
+            content: success({ type: 'array', items: aggregateRowSchema }),
+          },
+          ...invalid,
+        }),
+      };
     default:
       return { ...common, summary: def.method, responses: responses({ '200': { description: 'A custom action' } }) };
   }

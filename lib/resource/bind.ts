@@ -2,6 +2,11 @@
 import { Model as SequelizeModel, type Model, type ModelStatic } from 'sequelize';
 import { findColumn } from '../core/columns.js';
 import { fullTextColumnProblems, fullTextProblems, type FullTextOption } from '../core/full-text.js';
+import {
+  aggregateDeclarationProblems,
+  resolveAggregatePolicy,
+  type AggregatePolicy,
+} from '../core/aggregate-policy.js';
 import { resolvePolicy } from '../core/field-policy.js';
 import { resolveRelations } from '../core/relation-policy.js';
 import { isParanoid } from '../compile/soft-delete.js';
@@ -49,6 +54,8 @@ export interface BoundResource<M extends Model = Model> {
   readonly batch: boolean;
   /** True when the resource declared `live: true`: its writes record change events, and its feed is served. */
   readonly live: boolean;
+  /** The aggregate policy when the resource declared `aggregate`; undefined: the aggregates route is not served. */
+  readonly aggregate: AggregatePolicy | undefined;
   /** The actions `crud` registered routes for (none when bound outside `crud`): create's `Location` needs read's. */
   readonly routed: readonly CrudMethod[];
 }
@@ -102,8 +109,13 @@ export function unsafeBindResource<M extends Model>(
     ...resolvePolicy(model, { ...declared, fillable: fillableNames(declared.fillable) }, config),
     relations: resolveRelations(model, declared.relations),
   };
-  const unsearchable = fullTextColumnProblems(model, spec.search?.termFields ?? [], policy, spec.search?.fullText);
-  if (unsearchable.length > 0) throw new TypeError(`${label}: ${unsearchable.join('; ')}`);
+  // What the resolved policy decides: full text over filterable text columns, aggregates over allowed ones.
+  const aggregate = (spec.aggregate as unknown) === false ? undefined : spec.aggregate;
+  const unresolved = [
+    ...fullTextColumnProblems(model, spec.search?.termFields ?? [], policy, spec.search?.fullText),
+    ...aggregateDeclarationProblems(model, aggregate, policy),
+  ];
+  if (unresolved.length > 0) throw new TypeError(`${label}: ${unresolved.join('; ')}`);
   return Object.freeze({
     name: resource.name,
     model,
@@ -130,6 +142,7 @@ export function unsafeBindResource<M extends Model>(
     ),
     batch: spec.batch === true,
     live: spec.live === true,
+    aggregate: aggregate === undefined ? undefined : resolveAggregatePolicy(model, aggregate),
     routed: Object.freeze([...methods]),
   });
 }

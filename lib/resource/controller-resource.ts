@@ -67,6 +67,7 @@ export function resourceOfInstance(controller: BaseController): Resource {
     ...(declared.relations !== undefined && { relations: declared.relations }),
     ...(declared.batch === true && { batch: true }),
     ...(declared.live === true && { live: true }),
+    ...(declared.aggregate !== false && { aggregate: declared.aggregate }),
   };
   const prototype = Object.getPrototypeOf(controller) as Record<string, unknown>;
   const actions = CRUD_METHODS.filter((method) => typeof prototype[method] === 'function');

@@ -1,4 +1,5 @@
 /** resource(): a model and what clients may do with it, typed by the model, as one value `crud` and OpenAPI read. */
+import type { AggregateDeclaration } from '../core/aggregate-policy.js';
 import type { Context } from 'koa';
 import type { Attributes, CreationAttributes, FindOptions, Model, ModelStatic, Transaction } from 'sequelize';
 import type { FullTextOption } from '../core/full-text.js';
@@ -265,6 +266,14 @@ export interface ResourceSpec<M extends Model> {
    * `FastCrudChange` (the class form's `live` field).
    */
   readonly live?: boolean;
+  /**
+   * `true`: the aggregates route too — `GET <uri>/aggregate?aggregate[count]=*&aggregate[sum]=price&groupBy=status`
+   * answers counts, sums, averages, minimums and maximums by group, under search's permission. `true` groups by every
+   * filterable column (and belongs-to path the relations open) and measures every filterable numeric column; an
+   * object narrows each list (`{ groupBy: ['status'], sum: ['price'] }`). Closed when absent (the class form's
+   * `aggregate` field). See the aggregates guide.
+   */
+  readonly aggregate?: AggregateDeclaration;
   /** The actions to offer (default: all nine); `crud`'s `only`/`except` narrow them further. */
   readonly actions?: readonly CrudMethod[];
 }

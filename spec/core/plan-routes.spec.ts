@@ -226,6 +226,35 @@ describe('planRoutes', () => {
       );
     });
 
+    it('adds, with aggregate on, exactly GET <uri>/aggregate unless only/except leave it out, before every {id} route', () => {
+      fc.assert(
+        fc.property(controllerArb, methodListArb, methodListArb, uriArb, ({ Controller }, only, except, uri) => {
+          const options = {
+            uri: uri.given,
+            moduleName: 'mod',
+            only: only as CrudMethod[],
+            except: except as CrudMethod[],
+          };
+          const plain = planRoutes(Controller, options);
+          assert.deepEqual(planRoutes(Controller, { ...options, aggregate: false }), plain);
+          const withAggregate = planRoutes(Controller, { ...options, aggregate: true });
+          const added = withAggregate.filter((route) => route.method === 'aggregate');
+          assert.deepEqual(
+            withAggregate.filter((route) => route.method !== 'aggregate'),
+            plain,
+          );
+          const kept = only.length > 0 ? only.includes('aggregate') : !except.includes('aggregate');
+          assert.deepEqual(
+            added.map((r) => [r.verb, r.path, r.permission, r.ability]),
+            kept ? [['get', `${uri.bare}/aggregate`, 'search', 'mod.access.search']] : [],
+          );
+          const firstId = withAggregate.findIndex((route) => route.path.includes('{id'));
+          const at = withAggregate.findIndex((route) => route.method === 'aggregate');
+          assert.ok(firstId < 0 || at < firstId, 'aggregate is planned before the {id} routes');
+        }),
+      );
+    });
+
     it('adds, with batch on, exactly the batch routes of the kept methods, before every {id} route', () => {
       fc.assert(
         fc.property(controllerArb, methodListArb, methodListArb, uriArb, ({ Controller }, only, except, uri) => {

@@ -83,6 +83,7 @@ export function controllerOf<M extends Model>(model: ModelStatic<M>, spec: Resou
     override updateValidateRules = spec.validate?.update;
     override batch = spec.batch === true;
     override live = spec.live === true;
+    override aggregate = spec.aggregate ?? false;
     modelClassName(): ModelStatic<M> {
       return model;
     }

@@ -18,7 +18,7 @@ const rejected: [input: unknown, message: string][] = [
   [{ create: { find_field: 'sku' } }, 'create.find_field must be one of the known keys (http_status, method), got "sku"'],
   [
     { option: { http_status: 200 } },
-    'option must be one of the known keys (global, options, search, create, read, update, delete, soft_delete, restore, export_csv, cors, batch, live), got {"http_status":200}',
+    'option must be one of the known keys (global, options, search, create, read, update, delete, soft_delete, restore, export_csv, cors, batch, live, aggregate), got {"http_status":200}',
   ],
   // A section that is not a plain object.
   [{ global: { validation: 400 } }, 'global.validation must be an object, got 400'],
