@@ -108,8 +108,31 @@ const groupPrefix = fc.oneof(
     .map((steps) => `filter${steps.map(([k, i]) => `[${enc(k)}][${enc(i)}]`).join('')}`),
 );
 
-/** One query parameter of a search, an export or an options request. */
+/** An aggregate request's own parameters: measures of columns (or `*`), and groupings by columns and paths. */
+const aggregateParameter = fc.oneof(
+  fc
+    .tuple(
+      fc.oneof(fc.constantFrom('count', 'sum', 'avg', 'min', 'max'), column),
+      fc.array(fc.oneof(fc.constantFrom('*', 'price', 'id', 'category.name'), column, hostile), { maxLength: 3 }),
+    )
+    .map(([measure, items]) => `aggregate[${enc(measure)}]=${enc(items.join(','))}`),
+  fc
+    .array(fc.oneof(fc.constantFrom('name', 'category.name', 'categoryId', 'category', 'nope.x'), column, hostile), {
+      maxLength: 3,
+    })
+    .map((items) => `groupBy=${enc(items.join(','))}`),
+  fc.constantFrom(
+    'aggregate=sum',
+    'aggregate[]=price',
+    'aggregate[sum][price]=1',
+    'groupBy[]=name',
+    'aggregate[count]=',
+  ),
+);
+
+/** One query parameter of a search, an export, an options or an aggregate request. */
 const parameter = fc.oneof(
+  aggregateParameter,
   fc.tuple(groupPrefix, column, operator, value).map(([at, c, o, v]) => `${at}[${enc(c)}][${enc(o)}]=${enc(v)}`),
   fc.tuple(groupPrefix, column, value).map(([at, c, v]) => `${at}[${enc(c)}]=${enc(v)}`),
   fc.tuple(groupKey, value).map(([k, v]) => `filter[${enc(k)}]=${enc(v)}`),

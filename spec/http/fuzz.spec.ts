@@ -33,6 +33,7 @@ for (const db of databases)
           policy: { fillable: 'all', hidden: ['secret'] },
           search: { termFields: ['name'] },
           relations: { category: { include: true } },
+          aggregate: true,
         });
         server = await serve(new Koa().use(router.routes()), errors);
       });
@@ -43,11 +44,11 @@ for (const db of databases)
         assert.deepEqual(errors, []);
       };
 
-      it('answers any query string of search, export and options with no 5xx', async () => {
+      it('answers any query string of search, export, options and aggregate with no 5xx', async () => {
         await fc.assert(
           fc.asyncProperty(
             queryStringArb,
-            fc.constantFrom('/products', '/products/export-csv', '/products/options'),
+            fc.constantFrom('/products', '/products/export-csv', '/products/options', '/products/aggregate'),
             async (query, path) => {
               errors.length = 0;
               noServerFault(await server.get(`${path}?${query}`), `GET ${path}?${query}`);
