@@ -6,9 +6,10 @@
  * alternating within one process, and `callgrind_control --dump` after every slice gives that slice's instruction
  * count (every thread of the process: JIT code, V8's compiler and GC, sqlite3, libuv, the kernel calls' user side).
  *   npm run bench -- etags callgrind [slices=4] [requests per slice=150] [warm-up requests per case=400]
+ * `BENCH_CALLGRIND_KEEP=<dir>` keeps every slice's dump there; `BENCH_PORT`, `BENCH_BEFORE_LIB` as in the timed mode.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { promisify } from 'node:util';
@@ -73,8 +74,11 @@ async function start(name: string, script: string, port: number): Promise<Callgr
   return { name, child, port: listening, out, dumps: 0 };
 }
 
-/** Dumps the server's counters (which zeroes them) and returns the instructions counted since the last dump. */
-async function dump(server: CallgrindServer): Promise<number> {
+/**
+ * Dumps the server's counters (which zeroes them) and returns the instructions counted since the last dump. The dump
+ * is kept as `<BENCH_CALLGRIND_KEEP>/<label>.callgrind` when that folder is set (for callgrind_annotate), else removed.
+ */
+async function dump(server: CallgrindServer, label: string): Promise<number> {
   await run('callgrind_control', ['--dump', String(server.child.pid)]);
   server.dumps += 1;
   const file = `${server.out}.${server.dumps}`;
@@ -83,7 +87,9 @@ async function dump(server: CallgrindServer): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const totals = /^totals: (\d+)/m.exec(readFileSync(file, 'utf8'))!;
-  rmSync(file);
+  const keep = process.env['BENCH_CALLGRIND_KEEP'];
+  if (keep === undefined) rmSync(file);
+  else renameSync(file, `${keep}/${label}.callgrind`);
   return Number(totals[1]);
 }
 
@@ -98,14 +104,15 @@ async function measure(
   const headers = (c: Case): Record<string, string> => (c.conditional ? { 'if-none-match': tags[c.path]! } : {});
   try {
     for (const c of cases) await load(agent, server.port, c.path, headers(c), warmup, c.status);
-    await dump(server);
+    await dump(server, `${server.name}-warm-up`);
     const perRequest = cases.map(() => [] as number[]);
     for (let slice = 0; slice < slices; slice += 1) {
       const order = slice % 2 === 0 ? [...cases.keys()] : [...cases.keys()].reverse();
       for (const index of order) {
         const c = cases[index]!;
         await load(agent, server.port, c.path, headers(c), requests, c.status);
-        perRequest[index]!.push((await dump(server)) / requests);
+        const label = `${server.name}-${c.name.replace(/\W+/g, '-')}-${slice}`;
+        perRequest[index]!.push((await dump(server, label)) / requests);
       }
     }
     return perRequest;
@@ -124,10 +131,17 @@ export async function callgrindMain(slices: number, requests: number, warmup: nu
   const valgrind = (await run('valgrind', ['--version'])).stdout.trim();
   const scripts = { before: await bundle('before', beforeLib()), etags: await bundle('etags', `${ROOT}lib/index.ts`) };
   const base = Number(process.env['BENCH_PORT'] ?? 0);
-  const servers = {
-    before: await start('before', scripts.before, base === 0 ? 0 : base),
-    etags: await start('etags', scripts.etags, base === 0 ? 0 : base + 1),
-  };
+  // Both start at once (a server takes minutes to start under valgrind); if one fails, the other is stopped.
+  const starting = await Promise.allSettled([
+    start('before', scripts.before, base === 0 ? 0 : base),
+    start('etags', scripts.etags, base === 0 ? 0 : base + 1),
+  ]);
+  const up = starting.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  if (up.length < 2) {
+    await stopAll(up);
+    throw (starting.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason;
+  }
+  const servers = { before: up[0]!, etags: up[1]! };
   const started = performance.now();
   try {
     const tags: Record<string, string> = {};
@@ -171,22 +185,37 @@ export async function callgrindMain(slices: number, requests: number, warmup: nu
     ];
     for (const { label, values } of rows)
       console.log(
-        `  ${label.padEnd(36)} ${kilo(mean(values)).padStart(9)} Ir/req  ` +
+        `  ${label.padEnd(40)} ${kilo(mean(values)).padStart(9)} Ir/req  ` +
           `(slices ${kilo(Math.min(...values))} to ${kilo(Math.max(...values))})`,
       );
     const at = (values: readonly number[][], index: number) => mean(values[index]!);
     const pct = (a: number, b: number) => `${a >= b ? '+' : ''}${((a / b - 1) * 100).toFixed(2)} %`;
     console.log(`  ETag cost on a read:           ${pct(at(etags, 0), at(before, 0))}`);
     console.log(`  ETag cost on a search page:    ${pct(at(etags, 2), at(before, 2))}`);
-    console.log(`  304 against 200, read:         ${(at(etags, 1) / at(etags, 0)).toFixed(3)}×`);
-    console.log(`  304 against 200, search page:  ${(at(etags, 3) / at(etags, 2)).toFixed(3)}×`);
+    // The ratio of each slice's 304 to the same slice's 200: its spread is what one more run could move the ratio by.
+    const bySlice = (a: readonly number[], b: readonly number[]) => {
+      const ratios = a.map((value, slice) => value / b[slice]!);
+      return `(per slice ${Math.min(...ratios).toFixed(3)} to ${Math.max(...ratios).toFixed(3)})`;
+    };
+    console.log(
+      `  304 against 200, read:         ${(at(etags, 1) / at(etags, 0)).toFixed(3)}× ${bySlice(etags[1]!, etags[0]!)}`,
+    );
+    console.log(
+      `  304 against 200, search page:  ${(at(etags, 3) / at(etags, 2)).toFixed(3)}× ${bySlice(etags[3]!, etags[2]!)}`,
+    );
     console.log(
       `  noise, the same request twice in one process (before, If-None-Match ignored against 200): ` +
         `read ${pct(at(before, 1), at(before, 0))}, page ${pct(at(before, 3), at(before, 2))}`,
     );
   } finally {
-    for (const server of Object.values(servers))
-      await new Promise((resolve) => (server.child.once('exit', resolve), server.child.kill()));
-    for (const server of Object.values(servers)) rmSync(server.out, { force: true });
+    await stopAll(Object.values(servers));
+  }
+}
+
+/** Stops the servers and removes their last callgrind output. */
+async function stopAll(servers: readonly CallgrindServer[]): Promise<void> {
+  for (const server of servers) {
+    await new Promise((resolve) => (server.child.once('exit', resolve), server.child.kill()));
+    rmSync(server.out, { force: true });
   }
 }

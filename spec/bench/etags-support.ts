@@ -67,6 +67,9 @@ export async function serveProducts(
   });
   app.use(router.routes());
   const listening = app.listen(port, '127.0.0.1', () => announce((listening.address() as { port: number }).port));
+  // No idle timeout on keep-alive sockets: under valgrind a pause between slices outlasts Node's 5 s, and a socket the
+  // server closes as the client reuses it is an ECONNRESET.
+  listening.keepAliveTimeout = 0;
 }
 
 export function send(agent: Agent, port: number, path: string, headers: Record<string, string> = {}): Promise<Reply> {

@@ -176,5 +176,6 @@ async function main(rounds: number, requests: number): Promise<void> {
 
 const [mode = 'run', ...rest] = process.argv.slice(2);
 if (mode === 'server') await server(rest[0]!, Number(rest[1] ?? 0));
-else if (rest[0] === 'callgrind') await callgrindMain(Number(rest[1] ?? 4), Number(rest[2] ?? 150), Number(rest[3] ?? 400));
+else if (rest[0] === 'callgrind')
+  await callgrindMain(Number(rest[1] ?? 4), Number(rest[2] ?? 150), Number(rest[3] ?? 400));
 else await main(Number(rest[0] ?? 5), Number(rest[1] ?? 3000));
