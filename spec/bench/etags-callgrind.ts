@@ -41,7 +41,7 @@ async function bundle(name: string, libPath: string): Promise<string> {
   writeFileSync(
     entry,
     `import * as lib from ${JSON.stringify(libPath)};\nimport { serveProducts } from ${JSON.stringify(SUPPORT)};\n` +
-      `await serveProducts(lib, Number(process.argv[2] ?? 0), (port) => console.log(\`listening \${port}\`));\n`,
+      `await serveProducts(lib, Number(process.argv[2] ?? 0), (port) => console.log(\`listening \${port}\`), 600_000);\n`,
   );
   const outfile = `${DIR}${name}.mjs`;
   await build({

@@ -22,11 +22,15 @@ export const SEARCH = '/api/products?sort=name&perPage=20';
 /** A reply as the client saw it. */
 export type Reply = { status: number; body: string; etag: string | undefined };
 
-/** Starts the server on `port` (0: a free one) and hands `announce` the port it listens on. */
+/**
+ * Starts the server on `port` (0: a free one) and hands `announce` the port it listens on. `timeoutMs` is the
+ * requests' deadline (`global.timeout_ms`): under valgrind on a loaded machine a read can outlast the default 10 s.
+ */
 export async function serveProducts(
   lib: Pick<typeof import('../../lib/index.js'), 'crud' | 'resource'>,
   port: number,
   announce: (port: number) => void,
+  timeoutMs = 10_000,
 ): Promise<void> {
   const { crud, resource } = lib;
   const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
@@ -58,7 +62,8 @@ export async function serveProducts(
     })),
   );
   const router = new Router({ prefix: '/api' });
-  crud(router, 'products', resource(Product, { policy: { fillable: 'all', hidden: ['cost'] } }));
+  const config = { global: { timeout_ms: timeoutMs } };
+  crud(router, 'products', resource(Product, { policy: { fillable: 'all', hidden: ['cost'] } }), { config });
   const app = new Koa();
   app.use(async (ctx, next) => {
     if (ctx.path !== '/__cpu') return next();
