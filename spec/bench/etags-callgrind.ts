@@ -6,7 +6,7 @@
  * alternating within one process, and `callgrind_control --dump` after every slice gives that slice's instruction
  * count (every thread of the process: JIT code, V8's compiler and GC, sqlite3, libuv, the kernel calls' user side).
  *   npm run bench -- etags callgrind [slices=4] [requests per slice=150] [warm-up requests per case=400]
- * `BENCH_CALLGRIND_KEEP=<dir>` keeps every slice's dump there; `BENCH_PORT`, `BENCH_BEFORE_LIB` as in the timed mode.
+ * `BENCH_CALLGRIND_KEEP=<dir>` keeps every slice's dump there; `BENCH_NODE_FLAGS` replaces the servers' node flags; `BENCH_PORT`, `BENCH_BEFORE_LIB` as in the timed mode.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,12 @@ import { beforeLib, load, READ, ROOT, SEARCH, send } from './etags-support.js';
 const run = promisify(execFile);
 const DIR = `${ROOT}.tmp/bench-callgrind/`;
 const SUPPORT = new URL('./etags-support.ts', import.meta.url).pathname;
+/**
+ * V8's optimizing compiler off: its background compiles land in whichever slice a function turns hot in (they moved
+ * slices of one case by 2× in a run with it); the counts are then of baseline-compiled JavaScript, and the ratios
+ * compare the same code. `--expose-gc` lets each slice start after a full collection (`/__gc`).
+ */
+const NODE_FLAGS = (process.env['BENCH_NODE_FLAGS'] ?? '--no-opt --expose-gc').split(' ').filter(Boolean);
 
 interface Case {
   readonly name: string;
@@ -58,7 +64,14 @@ async function bundle(name: string, libPath: string): Promise<string> {
 
 async function start(name: string, script: string, port: number): Promise<CallgrindServer> {
   const out = `${DIR}${name}.callgrind`;
-  const args = ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, script, String(port)];
+  const args = [
+    '--tool=callgrind',
+    `--callgrind-out-file=${out}`,
+    process.execPath,
+    ...NODE_FLAGS,
+    script,
+    String(port),
+  ];
   const child = spawn('valgrind', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let errors = '';
   child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
@@ -110,6 +123,8 @@ async function measure(
       const order = slice % 2 === 0 ? [...cases.keys()] : [...cases.keys()].reverse();
       for (const index of order) {
         const c = cases[index]!;
+        await send(agent, server.port, '/__gc');
+        await dump(server, `${server.name}-gc`);
         await load(agent, server.port, c.path, headers(c), requests, c.status);
         const label = `${server.name}-${c.name.replace(/\W+/g, '-')}-${slice}`;
         perRequest[index]!.push((await dump(server, label)) / requests);
@@ -177,7 +192,9 @@ export async function callgrindMain(slices: number, requests: number, warmup: nu
         `${warmup} warm-up requests each, one process per lib, bundled (no tsx), SQLite in memory`,
     );
     const load1 = loadavg().map((l) => l.toFixed(2));
-    console.log(`  ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, ${valgrind}`);
+    console.log(
+      `  ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version} ${NODE_FLAGS.join(' ')}, ${valgrind}`,
+    );
     console.log(`  load ${load1.join(' ')} (does not change the counts), ${minutes} min`);
     const rows = [
       ...cases.before.map((c, index) => ({ label: `${c.name} (before)`, values: before[index]! })),
