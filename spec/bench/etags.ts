@@ -6,106 +6,24 @@
  * (200) on both, and on the ETag server the same requests with the ETag in If-None-Match (304). The replies' bodies are
  * checked equal first. It also times the hashes an ETag could use on the read's JSON, in this process.
  *   npm run bench -- etags [rounds=5] [requests=3000]
+ *   npm run bench -- etags callgrind [slices] [requests] [warm-up]: instructions per request instead of CPU time, under
+ *   valgrind (spec/bench/etags-callgrind.ts)
  * `BENCH_PORT=<n>`: the servers listen on n and n+1 (a free port each by default).
  */
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import Router from '@koa/router';
-import Koa from 'koa';
-import { DataTypes, Sequelize } from 'sequelize';
+import { callgrindMain } from './etags-callgrind.js';
+import { beforeLib, load, READ, ROOT, SEARCH, send, serveProducts } from './etags-support.js';
 
 const self = fileURLToPath(import.meta.url);
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const ID = '6f1c2d8e-4b3a-4c5d-9e8f-0a1b2c3d4e5f';
-const READ = `/api/products/${ID}`;
-const SEARCH = '/api/products?sort=name&perPage=20';
-
-type Reply = { status: number; body: string; etag: string | undefined };
-
-/** Child: the demo-like products resource over 100 rows, served by the lib at `libPath`. */
+/** Child: the products resource served by the lib at `libPath`, its port sent to the parent. */
 async function server(libPath: string, port: number): Promise<void> {
-  const { crud, resource } = (await import(pathToFileURL(libPath).href)) as typeof import('../../lib/index.js');
-  const sequelize = new Sequelize({ dialect: 'sqlite', storage: ':memory:', logging: false });
-  const Product = sequelize.define(
-    'Product',
-    {
-      id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-      sku: DataTypes.STRING(20),
-      name: DataTypes.STRING(80),
-      description: DataTypes.TEXT,
-      price: DataTypes.DECIMAL(10, 2),
-      stock: DataTypes.INTEGER,
-      active: DataTypes.BOOLEAN,
-      cost: DataTypes.DECIMAL(10, 2),
-    },
-    { tableName: 'products', timestamps: false },
-  );
-  await Product.sync();
-  await Product.bulkCreate(
-    Array.from({ length: 100 }, (_, n) => ({
-      id: n === 0 ? ID : `${ID.slice(0, -3)}${String(n).padStart(3, '0')}`,
-      sku: `SKU-${n}`,
-      name: `Product ${String(n).padStart(3, '0')}`,
-      description: `A product described in a sentence or two, number ${n}, for the page to carry some text.`,
-      price: 10 + n / 4,
-      stock: n * 3,
-      active: n % 5 !== 0,
-      cost: 5 + n / 8,
-    })),
-  );
-  const router = new Router({ prefix: '/api' });
-  crud(router, 'products', resource(Product, { policy: { fillable: 'all', hidden: ['cost'] } }));
-  const app = new Koa();
-  app.use(async (ctx, next) => {
-    if (ctx.path !== '/__cpu') return next();
-    const { user, system } = process.cpuUsage();
-    ctx.body = { micros: user + system };
-  });
-  app.use(router.routes());
+  const lib = (await import(pathToFileURL(libPath).href)) as typeof import('../../lib/index.js');
   process.on('disconnect', () => process.exit(0));
-  const listening = app.listen(port, '127.0.0.1', () =>
-    process.send!({ port: (listening.address() as { port: number }).port }),
-  );
-}
-
-function send(agent: Agent, port: number, path: string, headers: Record<string, string> = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method: 'GET', path, agent, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, etag: res.headers.etag }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** Sends `total` requests with 4 in flight; returns the wall time in ms. Every reply must have `status`. */
-async function load(
-  agent: Agent,
-  port: number,
-  path: string,
-  headers: Record<string, string>,
-  total: number,
-  expected: number,
-) {
-  let sent = 0;
-  const started = performance.now();
-  const worker = async (expected: number) => {
-    while (sent < total) {
-      sent += 1;
-      const reply = await send(agent, port, path, headers);
-      if (expected !== 0 && reply.status !== expected)
-        throw new Error(`${path}: ${reply.status}, expected ${expected}`);
-    }
-  };
-  await Promise.all(Array.from({ length: 4 }, () => worker(expected)));
-  return performance.now() - started;
+  await serveProducts(lib, port, (port) => process.send!({ port }));
 }
 
 interface Server {
@@ -120,21 +38,6 @@ async function start(libPath: string, listenOn: number): Promise<Server> {
     child.once('exit', (code) => reject(new Error(`server ${libPath} exited with ${code}`)));
   });
   return { child, port };
-}
-
-/** lib/ as it was before ETags: a copy under .tmp/, from git, unless BENCH_BEFORE_LIB names one. */
-function beforeLib(): string {
-  const given = process.env['BENCH_BEFORE_LIB'];
-  if (given !== undefined) return given;
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
-  const added = git('log', '--diff-filter=A', '--format=%H', '--', 'lib/core/etag.ts').split('\n').pop()!;
-  const commit = git('rev-parse', `${added}^`);
-  const folder = `${ROOT}.tmp/bench-before-etags-${commit.slice(0, 10)}/`;
-  if (!existsSync(`${folder}lib/index.ts`)) {
-    mkdirSync(folder, { recursive: true });
-    execFileSync('sh', ['-c', `git archive ${commit} lib | tar -x -C '${folder}'`], { cwd: ROOT });
-  }
-  return `${folder}lib/index.ts`;
 }
 
 const headersOf = (c: { path: string; conditional: boolean }, tags: Record<string, string>): Record<string, string> =>
@@ -273,4 +176,6 @@ async function main(rounds: number, requests: number): Promise<void> {
 
 const [mode = 'run', ...rest] = process.argv.slice(2);
 if (mode === 'server') await server(rest[0]!, Number(rest[1] ?? 0));
+else if (rest[0] === 'callgrind')
+  await callgrindMain(Number(rest[1] ?? 4), Number(rest[2] ?? 150), Number(rest[3] ?? 400));
 else await main(Number(rest[0] ?? 5), Number(rest[1] ?? 3000));

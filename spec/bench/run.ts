@@ -5,6 +5,7 @@
  *   npm run bench -- routing 500      routing.ts with 500 resources
  *   npm run bench -- search-options   search-options.ts: search and options against a hand-written floor
  *   npm run bench -- etags            etags.ts: what an ETag costs on a read and a search page, what a 304 saves
+ *   npm run bench -- etags callgrind  the same in instructions per request, under valgrind (etags-callgrind.ts)
  *   npm run bench -- count 1000000    count-strategies.ts: search.count exact, none and estimate
  *   npm run bench -- write-mix 20     mixed-load.ts: 64 clients mixing every write, SQLite and PostgreSQL
  *   npm run bench -- soak 10          mixed-load.ts: N minutes of mixed load, memory sampled after GC
@@ -35,7 +36,8 @@ const BENCHMARKS: Record<string, { readonly file: string; readonly about: string
     },
     etags: {
       file: 'etags.ts',
-      about: 'ETags on a read and a search page against a lib without them; 304 against 200',
+      about:
+        'ETags on a read and a search page against a lib without them; 304 against 200 (`callgrind`: instructions)',
       lead: ['run'],
     },
     cursor: {
