@@ -9,7 +9,7 @@ import { cursorPage, encodeCursor, invalidCursor, reversedDirection, type Cursor
 import { keysetSql } from '../core/keyset.js';
 import { pickFields } from '../core/sparse-fields.js';
 import { KEY_ALIAS, keysetPlan, relationSorts, withCaptures } from '../execute/batches.js';
-import type { Capture, Executor, RawShape } from '../execute/executor.js';
+import type { Capture, Executor, PreparedSelect, RawShape } from '../execute/executor.js';
 import { stateOf } from '../execute/state.js';
 import type { ActionScope } from '../resource/scope.js';
 import type { Reply, SearchPlan } from '../types.js';
@@ -34,6 +34,10 @@ export interface RawRead {
   readonly driver: boolean;
   /** The row shape, a sparse fieldset's columns alone when `fields=` names them. */
   readonly shape: RawShape;
+  /** The first page's select a request with this query string prepared before, if kept. */
+  readonly known: PreparedSelect | undefined;
+  /** Keeps a first page's select for later requests with this query string (when the search may be reused). */
+  readonly keep: (select: PreparedSelect) => void;
 }
 
 /**
@@ -79,8 +83,11 @@ export async function answerCursorSearch(
     ...(where !== undefined && { where }),
     limit: perPage + 1,
   };
-  const select = raw && raw.executor.select(model, read, raw.shape, raw.driver, captures);
-  stateOf(model.sequelize!).observer?.searched?.(scope.ctx, { path: select?.path ?? 'instance', reused: false });
+  const reused = raw?.known !== undefined && position === null;
+  const select =
+    raw && (reused ? raw.known!.again(raw.driver) : raw.executor.select(model, read, raw.shape, raw.driver, captures));
+  if (select !== undefined && position === null && !reused) raw!.keep(select);
+  stateOf(model.sequelize!).observer?.searched?.(scope.ctx, { path: select?.path ?? 'instance', reused });
   const [found, counted] = await Promise.all([
     select === undefined ? instanceRows(scope, plan, read, captures) : select.page().then(rawRows(scope)),
     count(query),

@@ -185,8 +185,14 @@ async function answerSearch(
   if (plan.cursor !== undefined) {
     const estimator = counting === 'estimate' ? executor : undefined;
     const count = (all: FindOptions) => (counting === 'none' ? undefined : countRows(scope, all, undefined, estimator));
-    // A cursor page reads raw rows exactly when the offset page of the same request would.
-    const rawRead = shape && { executor, driver, shape };
+    // A cursor page reads raw rows exactly when the offset page of the same request would. A first page's select
+    // (`cursor=`, one query string for every client) is kept and reused as an offset page's is; a later page's is not,
+    // since each cursor makes its query string and its SQL new.
+    const keep = (select: PreparedSelect) => {
+      if (reusable !== undefined && known === undefined && select.reusable)
+        remember(stateOf(model.sequelize!), reusable, { plan, query, select });
+    };
+    const rawRead = shape && { executor, driver, shape, known: known?.select, keep };
     try {
       return await answerCursorSearch(scope, plan, query, count, rawRead);
     } catch (thrown) {

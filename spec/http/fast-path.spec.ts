@@ -331,9 +331,11 @@ for (const db of databases)
                 for (const cursor of cursors) {
                   const query = cursorQuery(shape, cursor);
                   const expected = instanceOnly ? 'instance' : undefined;
+                  let firstPage: Awaited<ReturnType<TestServer['request']>> | undefined;
                   const pages = async (token: string) => {
                     const path = `/items?${query}&cursor=${encodeURIComponent(token)}`;
                     const fast = await server.request('GET', path);
+                    if (token === '') firstPage = fast;
                     const context = `${path} on ${JSON.stringify(shape)}`;
                     const others: [Awaited<ReturnType<TestServer['request']>>, string][] = [];
                     for (const [forced, taken] of [
@@ -362,6 +364,11 @@ for (const db of databases)
                   for (let i = 0; page?.next != null && i < 10; i++) [last, page] = [page, await pages(page.next)];
                   let back = (page ?? last)?.prev ?? null;
                   for (let i = 0; back !== null && i < 10; i++) back = (await pages(back))?.prev ?? null;
+                  // The first page again: its kept select (read raw) is reused, with the same bytes.
+                  const again = await server.request('GET', `/items?${query}&cursor=`);
+                  assert.equal(again.text, firstPage!.text, `${query} (reused) on ${JSON.stringify(shape)}`);
+                  if (again.status === 200)
+                    assert.equal(again.headers.get('x-search-plan-reused'), String(expected === undefined), query);
                 }
                 // Options: the raw rows are the items (selected label first), or copies when a hook selects a third column. Same bytes.
                 current = new Router();
