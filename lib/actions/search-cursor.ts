@@ -83,10 +83,14 @@ export async function answerCursorSearch(
     ...(where !== undefined && { where }),
     limit: perPage + 1,
   };
-  const reused = raw?.known !== undefined && position === null;
-  const select =
-    raw && (reused ? raw.known!.again(raw.driver) : raw.executor.select(model, read, raw.shape, raw.driver, captures));
-  if (select !== undefined && position === null && !reused) raw!.keep(select);
+  // Only a first page's select is ever kept (its query string says `cursor=`).
+  const kept = position === null ? raw?.known : undefined;
+  let select: PreparedSelect | undefined;
+  if (raw !== undefined) {
+    select = kept?.again(raw.driver) ?? raw.executor.select(model, read, raw.shape, raw.driver, captures);
+    if (kept === undefined && position === null) raw.keep(select);
+  }
+  const reused = kept !== undefined;
   stateOf(model.sequelize!).observer?.searched?.(scope.ctx, { path: select?.path ?? 'instance', reused });
   const [found, counted] = await Promise.all([
     select === undefined ? instanceRows(scope, plan, read, captures) : select.page().then(rawRows(scope)),
