@@ -181,20 +181,28 @@ async function answerSearch(
 ): Promise<Reply> {
   const { model, config } = scope;
   const counting = config.search.count;
+  const raw = forced === 'instance' ? undefined : rawShape(scope, query);
+  // A sparse fieldset (`fields=`) selects only its columns on the fast path.
+  const fields = plan.fields;
+  const shape = raw && sparseShape(raw, fields && ownFields(model, fields));
   if (plan.cursor !== undefined) {
     const estimator = counting === 'estimate' ? executor : undefined;
     const count = (all: FindOptions) => (counting === 'none' ? undefined : countRows(scope, all, undefined, estimator));
+    // A cursor page reads raw rows exactly when the offset page of the same request would. A first page's select
+    // (`cursor=`, one query string for every client) is kept and reused as an offset page's is; a later page's is not,
+    // since each cursor makes its query string and its SQL new.
+    const keep = (select: PreparedSelect) => {
+      if (reusable !== undefined && known === undefined && select.reusable)
+        remember(stateOf(model.sequelize!), reusable, { plan, query, select });
+    };
+    const rawRead = shape && { executor, driver, shape, known: known?.select, keep };
     try {
-      return await answerCursorSearch(scope, plan, query, count);
+      return await answerCursorSearch(scope, plan, query, count, rawRead);
     } catch (thrown) {
       return unreadableJsonReply(scope, plan, thrown);
     }
   }
   const state = stateOf(model.sequelize!);
-  const raw = forced === 'instance' ? undefined : rawShape(scope, query);
-  // A sparse fieldset (`fields=`) selects only its columns on the fast path.
-  const fields = plan.fields;
-  const shape = raw && sparseShape(raw, fields && ownFields(model, fields));
   const page = plan.page;
   // Without a count, one row past the page tells whether there is a next one; without a page, one row past the cap that
   // there are too many.

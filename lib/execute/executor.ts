@@ -16,6 +16,15 @@ import { stateOf, type SearchPath } from './state.js';
 /** The row shape of a search read as plain rows. */
 export type RawShape = Extract<RowShape, { path: 'raw' }>;
 
+/**
+ * A SQL expression a select reads besides the shape's attributes, under an alias: a cursor page's keyset values
+ * (`CAST("Item"."price" AS TEXT) AS __keyset_0`). The page's rows hold it as the driver gives it, unconverted.
+ */
+export interface Capture {
+  readonly sql: string;
+  readonly as: string;
+}
+
 /** One search's select, prepared once for its page and its count. */
 export interface PreparedSelect {
   /** The way it reads. */
@@ -35,8 +44,17 @@ export interface PreparedSelect {
 /** The port. */
 export interface Executor {
   readonly name: 'public' | 'fast';
-  /** Prepares a search's select; `driver: false` keeps the fast executor off the driver connection. */
-  select(model: ModelStatic<Model>, query: FindOptions, shape: RawShape, driver: boolean): PreparedSelect;
+  /**
+   * Prepares a search's select; `driver: false` keeps the fast executor off the driver connection. `captures` are
+   * selected after the shape's attributes (a cursor page's keyset values).
+   */
+  select(
+    model: ModelStatic<Model>,
+    query: FindOptions,
+    shape: RawShape,
+    driver: boolean,
+    captures?: readonly Capture[],
+  ): PreparedSelect;
   /** True when the model's queries are what the plan says: a prepared select may be kept (search.ts `preparedKey`). */
   queriesAsPlanned(model: ModelStatic<Model>): boolean;
   /** Plain rows of a find (options' `[column, alias]` attributes), as `findAll({ raw: true })` returns them. */

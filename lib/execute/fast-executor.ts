@@ -6,6 +6,7 @@
  */
 import {
   QueryTypes,
+  Sequelize as SequelizeClass,
   type FindOptions,
   type Model,
   type ModelStatic,
@@ -14,7 +15,7 @@ import {
 } from 'sequelize';
 import { inOneState } from './consistent.js';
 import { driverRefusal, driverSelect, driverSelects } from './driver-connection.js';
-import type { Executor, PreparedSelect, RawShape } from './executor.js';
+import type { Capture, Executor, PreparedSelect, RawShape } from './executor.js';
 import { privateSequelize } from './private-sequelize.js';
 import { FRAGMENT_LIMIT, stateOf } from './state.js';
 
@@ -75,10 +76,18 @@ interface FastSelect {
 
 /**
  * Prepares a search's select once, for its page and count; `driver: false` keeps both on
- * `sequelize.query` even where the driver connection could serve them.
+ * `sequelize.query` even where the driver connection could serve them. `captures` are selected after the shape's
+ * attributes, as `[literal, alias]` attributes (the cache key of the SELECT head names their SQL).
  */
-function prepareSelect(model: ModelStatic<Model>, query: FindOptions, shape: RawShape, driver: boolean): FastSelect {
-  const options = privateSequelize.prepareFind(model, query, shape.attributes);
+function prepareSelect(
+  model: ModelStatic<Model>,
+  query: FindOptions,
+  shape: RawShape,
+  driver: boolean,
+  captures: readonly Capture[] = [],
+): FastSelect {
+  const selected = [...shape.attributes, ...captures.map(({ sql, as }) => [SequelizeClass.literal(sql), as])];
+  const options = privateSequelize.prepareFind(model, query, selected);
   const generator = privateSequelize.generator(model);
   const direct =
     generator.options.minifyAliases !== true && !SELECT_QUERY_ONLY.some((key) => options[key] !== undefined);
@@ -89,7 +98,9 @@ function prepareSelect(model: ModelStatic<Model>, query: FindOptions, shape: Raw
       ? generator.getWhereConditions(options['where'], as, model, options)
       : '';
   const onDriver = driver && driverRefusal(model.sequelize!, options) === undefined;
-  return { model, options, attributesKey: shape.attributes.join('\u0000'), where, driver: onDriver, sql: {} };
+  const attributesKey =
+    shape.attributes.join('\u0000') + captures.map(({ sql, as }) => `\u0004${sql}\u0005${as}`).join('');
+  return { model, options, attributesKey, where, driver: onDriver, sql: {} };
 }
 
 /** Runs a select's SQL on the driver connection or through `sequelize.query`. */
@@ -323,7 +334,8 @@ export function probeCount(model: ModelStatic<Model>, query: FindOptions, shape:
 export const fastExecutor: Executor = {
   name: 'fast',
 
-  select: (model, query, shape, driver) => prepared(prepareSelect(model, query, shape, driver), shape),
+  select: (model, query, shape, driver, captures) =>
+    prepared(prepareSelect(model, query, shape, driver, captures), shape),
 
   queriesAsPlanned: (model) => privateSequelize.queriesAsPlanned(model),
 

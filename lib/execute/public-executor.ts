@@ -4,9 +4,9 @@
  * honour (transaction, useMaster, logging, benchmark, hooks, replacements) holds as documented.
  * What a model falls back to when the fast executor's probe fails; the benchmark prints its figures.
  */
-import { QueryTypes, type FindOptions, type Model, type ModelStatic } from 'sequelize';
+import { QueryTypes, Sequelize, type FindOptions, type Model, type ModelStatic } from 'sequelize';
 import { inOneState } from './consistent.js';
-import type { Executor, PreparedSelect, RawShape } from './executor.js';
+import type { Capture, Executor, PreparedSelect, RawShape } from './executor.js';
 
 /**
  * The page as instances of the shape's attributes only, each row its instance's values (what its
@@ -16,33 +16,40 @@ async function page(
   model: ModelStatic<Model>,
   query: FindOptions,
   shape: RawShape,
+  captures: readonly Capture[],
 ): Promise<Record<string, unknown>[]> {
-  const records = await model.findAll({ ...query, attributes: [...shape.attributes] });
+  const attributes = [...shape.attributes, ...captures.map(({ sql, as }) => [Sequelize.literal(sql), as] as const)];
+  const records = await model.findAll({ ...query, attributes: attributes as FindOptions['attributes'] });
   return records.map((record) => record.get({ plain: true }) as Record<string, unknown>);
 }
 
-function prepared(model: ModelStatic<Model>, query: FindOptions, shape: RawShape): PreparedSelect {
+function prepared(
+  model: ModelStatic<Model>,
+  query: FindOptions,
+  shape: RawShape,
+  captures: readonly Capture[],
+): PreparedSelect {
   return {
     path: 'public',
     reusable: false,
-    page: () => page(model, query, shape),
+    page: () => page(model, query, shape, captures),
     // count leaves out the page and the order itself.
     count: () => model.count(query),
     // One state for both (issue 21): in one transaction (or SQLite's unchanged data version), one after the other.
     pageAndCount: () =>
       inOneState(model.sequelize!, query.useMaster === true, query.transaction, async (placement) => {
         const within = { ...query, ...placement };
-        const rows = await page(model, within, shape);
+        const rows = await page(model, within, shape, captures);
         return [rows, await model.count(within)];
       }),
-    again: () => prepared(model, query, shape),
+    again: () => prepared(model, query, shape, captures),
   };
 }
 
 /** The public executor. */
 export const publicExecutor: Executor = {
   name: 'public',
-  select: (model, query, shape) => prepared(model, query, shape),
+  select: (model, query, shape, _driver, captures = []) => prepared(model, query, shape, captures),
   // Its selects are prepared by Sequelize on every request: none is kept.
   queriesAsPlanned: () => false,
   // With raw: true findAll gives plain rows, which its typings cannot say.
