@@ -11,7 +11,7 @@ import { findColumn } from './columns.js';
 import { allowedColumn } from './field-policy.js';
 import { everyCondition, parseFilters, type FilterSettings } from './filter-parser.js';
 import { didYouMean } from './nearest.js';
-import { KNOWN_PARAMS, isRecord, unknownParams } from './query-params.js';
+import { KNOWN_PARAMS, isRecord, unknownParams, listText } from './query-params.js';
 import { isRelationPath, resolveRelationPath, type RelationModel } from './relation-paths.js';
 
 /** The query parameters of an aggregate request, as qs parses them. */
@@ -126,12 +126,7 @@ export function planAggregate(
 
 /** The items of a comma-separated (or repeated) parameter, trimmed, empty ones skipped; undefined when not text. */
 function listOf(raw: unknown): string[] | undefined {
-  const text =
-    typeof raw === 'string'
-      ? raw
-      : Array.isArray(raw) && raw.every((item) => typeof item === 'string')
-        ? raw.join(',')
-        : undefined;
+  const text = listText(raw);
   if (text === undefined) return undefined;
   return [
     ...new Set(

@@ -50,3 +50,16 @@ export function unknownParams(names: Iterable<string>, known: readonly string[])
         `${known.join(', ')}${didYouMean(name, known)}`,
     }));
 }
+
+/**
+ * The text of a comma-separated list parameter as qs gives it: a string as it is, a repeated parameter's strings joined
+ * with commas; undefined for anything else (an object, a mix of types).
+ * @example listText(['id', 'name,price']) // 'id,name,price'
+ */
+export function listText(raw: unknown): string | undefined {
+  return typeof raw === 'string'
+    ? raw
+    : Array.isArray(raw) && raw.every((item) => typeof item === 'string')
+      ? raw.join(',')
+      : undefined;
+}

@@ -8,7 +8,7 @@ import { kindOf } from './attribute-kinds.js';
 import { findColumn, knownNames } from './columns.js';
 import { didYouMean } from './nearest.js';
 import { isSingular, MAX_RELATION_DEPTH, type RelationModel } from './relation-paths.js';
-import { isRecord } from './query-params.js';
+import { isRecord, listText } from './query-params.js';
 import { relationWriteOf, relationWriteProblems } from './relation-writes.js';
 
 /**
@@ -150,12 +150,7 @@ export function parseInclude(
   policies: Readonly<Record<string, RelationPolicy>> | undefined,
 ): E.Either<FailItem<ErrorCode>[], string[]> {
   if (raw === undefined || raw === '') return E.right([]);
-  const text =
-    typeof raw === 'string'
-      ? raw
-      : Array.isArray(raw) && raw.every((item) => typeof item === 'string')
-        ? raw.join(',')
-        : undefined;
+  const text = listText(raw);
   if (text === undefined)
     return E.left([
       { field: 'include', error: 'invalidValue', message: 'include must be a comma-separated list of associations' },

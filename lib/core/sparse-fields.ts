@@ -6,7 +6,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { AttributeSource, ErrorCode, FailItem, FieldPolicy, FieldTree } from '../types.js';
 import { allowedColumn } from './field-policy.js';
 import { didYouMean } from './nearest.js';
-import { isRecord } from './query-params.js';
+import { isRecord, listText } from './query-params.js';
 import { MAX_RELATION_DEPTH, type RelationModel } from './relation-paths.js';
 
 export type { FieldTree } from '../types.js';
@@ -33,12 +33,7 @@ export function parseFields(
   include: readonly string[],
 ): E.Either<FailItem<ErrorCode>[], FieldTree | undefined> {
   if (raw === undefined) return E.right(undefined);
-  const text =
-    typeof raw === 'string'
-      ? raw
-      : Array.isArray(raw) && raw.every((item) => typeof item === 'string')
-        ? raw.join(',')
-        : undefined;
+  const text = listText(raw);
   const items = (text ?? '')
     .split(',')
     .map((item) => item.trim())
