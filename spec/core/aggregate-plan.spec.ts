@@ -190,7 +190,8 @@ describe('planAggregate', () => {
       fc.assert(
         fc.property(fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })), (n) => {
           assert.equal(measureValue(n), n);
-          assert.equal(measureValue(String(n)), n);
+          // As the reply's JSON has it: a database's text of -0 is "0".
+          assert.equal(JSON.stringify(measureValue(String(n))), JSON.stringify(n));
         }),
       );
       assert.equal(measureValue(null), null);
