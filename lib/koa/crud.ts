@@ -1,19 +1,11 @@
 /** crud and createFastCrud: apply route plans to a @koa/router instance. */
 import type Router from '@koa/router';
 import { DEFAULT_CONFIG, unsafeResolveConfig } from '../core/config.js';
-import { planRoutes } from '../core/plan-routes.js';
 import { groupRoutes } from '../core/route-groups.js';
 import { compilePath } from '../core/route-path.js';
 import type { Can, CrudMethod, CrudPlugin, FastCrudConfig, FastCrudConfigInput, RouteDef } from '../types.js';
 import { describeResource, type openApiResource } from './openapi-resource.js';
-import {
-  declaresAggregate,
-  declaresBatch,
-  declaresLive,
-  targetName,
-  unsafeRouteHandler,
-  type CrudTarget,
-} from './route-handler.js';
+import { targetName, targetRoutes, unsafeRouteHandler, type CrudTarget } from './route-handler.js';
 import { preflight } from './cors.js';
 import { newRun, runAtEnd, RUN_PATTERNS, type DispatchRoute } from './dispatcher.js';
 import { routeMiddleware } from './route-middleware.js';
@@ -100,17 +92,7 @@ function register(
         `(in the crud options or createFastCrud({ can })), or leave moduleName out for no permission checks`,
     );
   }
-  const batch = declaresBatch(target, config);
-  const live = declaresLive(target, config);
-  const aggregate = declaresAggregate(target, config);
-  const plan = planRoutes(target, {
-    ...options,
-    uri,
-    optionsPermission: config.options.permission,
-    batch,
-    live,
-    aggregate,
-  });
+  const plan = targetRoutes(target, uri, options, config);
   const handler = unsafeRouteHandler(
     target,
     config,

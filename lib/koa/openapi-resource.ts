@@ -1,13 +1,19 @@
 /** openApiResource: a resource as `crud` registers it, described for `openApiDocument`. */
 import { DEFAULT_CONFIG, unsafeResolveConfig } from '../core/config.js';
-import { planRoutes } from '../core/plan-routes.js';
 import type { OpenApiResource } from '../openapi/document.js';
 import { unsafeBindResource } from '../resource/bind.js';
 import { resourceOfController } from '../resource/controller-resource.js';
 import { isResource } from '../resource/resource.js';
 import type { CrudPlugin, FastCrudConfig } from '../types.js';
 import type { CrudOptions } from './crud.js';
-import { targetName, type CrudTarget } from './route-handler.js';
+import {
+  declaresAggregate,
+  declaresBatch,
+  declaresLive,
+  targetName,
+  targetRoutes,
+  type CrudTarget,
+} from './route-handler.js';
 
 /**
  * Describes a resource for the OpenAPI document with the same arguments as `crud`, through the
@@ -35,22 +41,8 @@ export function describeResource(
   const resource = isResource(target)
     ? target
     : resourceOfController(target as Parameters<typeof resourceOfController>[0], config);
-  const batch = resource.spec.batch === true;
-  const live = resource.spec.live === true;
-  const aggregate = resource.spec.aggregate !== undefined && (resource.spec.aggregate as unknown) !== false;
   // Checked for the actions the document describes, as `crud` checks those it registers.
-  const methods = [
-    ...new Set(
-      planRoutes(target, {
-        ...options,
-        uri,
-        optionsPermission: config.options.permission,
-        batch,
-        live,
-        aggregate,
-      }).map((def) => def.method),
-    ),
-  ];
+  const methods = [...new Set(targetRoutes(target, uri, options, config).map((def) => def.method))];
   const bound = unsafeBindResource(
     resource,
     config,
@@ -65,9 +57,9 @@ export function describeResource(
     moduleName,
     only,
     except,
-    batch,
-    live,
-    aggregate,
+    batch: declaresBatch(target, config),
+    live: declaresLive(target, config),
+    aggregate: declaresAggregate(target, config),
     ...(bound.aggregate !== undefined && { aggregatePolicy: bound.aggregate }),
     Controller: target,
     model: bound.model,

@@ -16,7 +16,8 @@ import type { BaseController } from '../controller/base-controller.js';
 import { createManyIfArray } from '../actions/batch-create.js';
 import { changesAction } from '../actions/changes.js';
 import { aggregateAction } from '../actions/aggregate.js';
-import type { CrudMethod, CrudPlugin, FastCrudConfig, Reply } from '../types.js';
+import { planRoutes } from '../core/plan-routes.js';
+import type { CrudMethod, CrudPlugin, FastCrudConfig, Reply, RouteDef } from '../types.js';
 import { ACTIONS, BATCH_ACTIONS } from './action-table.js';
 import { readBody } from './body.js';
 
@@ -111,6 +112,32 @@ export function declaresAggregate(target: CrudTarget, config: FastCrudConfig): b
       ? resourceOfController(target, config).spec.aggregate
       : undefined;
   return declared !== undefined && (declared as unknown) !== false;
+}
+
+/**
+ * The routes `crud` plans for a target (`planRoutes`), with the opt-in routes it declares (`declaresBatch`,
+ * `declaresLive`, `declaresAggregate`) and the configured options permission: what `crud` registers and what
+ * `openApiResource` describes.
+ * @example targetRoutes(resource(Product, { policy, batch: true }), 'products', { moduleName: 'shop' }, config)
+ */
+export function targetRoutes(
+  target: CrudTarget,
+  uri: string,
+  options: {
+    readonly moduleName?: string | null;
+    readonly except?: readonly CrudMethod[];
+    readonly only?: readonly CrudMethod[];
+  },
+  config: FastCrudConfig,
+): RouteDef[] {
+  return planRoutes(target, {
+    ...options,
+    uri,
+    optionsPermission: config.options.permission,
+    batch: declaresBatch(target, config),
+    live: declaresLive(target, config),
+    aggregate: declaresAggregate(target, config),
+  });
 }
 
 /** The batch action of a batch route's method (update, delete, softDelete or restore). */
