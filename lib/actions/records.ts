@@ -17,7 +17,8 @@ import { serializeWrites, writeTransactionOptions } from './sqlite-writes.js';
 import { withholdDeepRecord } from './withheld.js';
 import { changeKindOf } from '../core/live-feed.js';
 import { announceChange } from '../execute/live-hub.js';
-import { pruneChanges, takeWritten, writeChange } from '../execute/live-outbox.js';
+import { changeWrite, pruneChanges, takeWritten, type ChangeRow } from '../execute/live-outbox.js';
+import { inWriteTransaction } from '../execute/write-transaction.js';
 import { rowScopesOf } from '../resource/row-scopes.js';
 
 export type { HookResult } from '../resource/resource.js';
@@ -118,14 +119,18 @@ export async function readBack(scope: ActionScope, record: Model): Promise<Model
 }
 
 /**
- * Writes the change feed's event of a live resource's write in its transaction: the find-field values of the records
- * the action noted (`noteWritten`), and for each the values its model's row scopes name. False when it noted none
- * (a 404, a failed precondition).
+ * The change feed's event of a live resource's write, to write last in its transaction: the find-field values of the
+ * records the action noted (`noteWritten`), and for each the values its model's row scopes name. Undefined when it
+ * noted none (a 404, a failed precondition).
  */
-async function recordChange(scope: ActionScope, action: CrudMethod, transaction: Transaction): Promise<boolean> {
+async function changeOf(
+  scope: ActionScope,
+  action: CrudMethod,
+  transaction: Transaction,
+): Promise<ChangeRow | undefined> {
   const records = takeWritten(transaction);
   const kind = changeKindOf(action);
-  if (records.length === 0 || kind === undefined) return false;
+  if (records.length === 0 || kind === undefined) return undefined;
   const findField = findFieldOf(scope.model, scope.config, 'read');
   const key = findField?.attribute ?? scope.model.primaryKeyAttribute;
   const attributes = ((await rowScopesOf(scope, action)).get(scope.model) ?? []).map((rowScope) => rowScope.attribute);
@@ -134,18 +139,18 @@ async function recordChange(scope: ActionScope, action: CrudMethod, transaction:
       ? null
       : records.map((record) => Object.fromEntries(attributes.map((name) => [name, record.get(name)])));
   const ids = records.map((record) => String(record.get(key)));
-  await writeChange(scope.model.sequelize!, { resource: scope.model.name, kind, ids, scopes }, transaction);
-  return true;
+  return { resource: scope.model.name, kind, ids, scopes };
 }
 
 /**
- * Runs a write in one managed transaction, exposed to hooks as the scope's (and controller's)
+ * Runs a write in one transaction, exposed to hooks as the scope's (and controller's)
  * `transaction`; anything thrown inside rolls the whole write back. On SQLite the writes of one
  * database run one at a time (`serializeWrites`), so a burst of requests queues instead of failing,
  * each as `BEGIN IMMEDIATE` (`writeTransactionOptions`). Once it committed, the plugins' `committed`
  * stage hears of it as `action` (with the transaction's id on PostgreSQL with read replicas, asked before
  * the commit and only when a plugin has that stage): a batch write names its own action the same way. A live
- * resource's write also writes its change event in the transaction (`recordChange`), announced once it committed.
+ * resource's write also writes its change event last in the transaction (`changeOf`), on PostgreSQL in the COMMIT's
+ * round trip (`inWriteTransaction`), announced once it committed.
  * @example return inTransaction(scope, 'update', async (transaction) => { … })
  */
 export async function inTransaction<T>(
@@ -158,13 +163,14 @@ export async function inTransaction<T>(
   let transactionId: string | undefined;
   let changed = false;
   const result = await serializeWrites(sequelize, () =>
-    sequelize.transaction(writeTransactionOptions(sequelize), async (transaction) => {
+    inWriteTransaction(sequelize, writeTransactionOptions(sequelize), scope.resource.live, async (transaction) => {
       scope.transaction = transaction;
       try {
-        const done = await work(transaction);
-        if (scope.resource.live) changed = await recordChange(scope, action, transaction);
+        const value = await work(transaction);
+        const change = scope.resource.live ? await changeOf(scope, action, transaction) : undefined;
         if (notify) transactionId = await writeTransactionId(sequelize, transaction);
-        return done;
+        changed = change !== undefined;
+        return { value, last: change === undefined ? undefined : changeWrite(sequelize, change) };
       } finally {
         scope.transaction = undefined;
       }

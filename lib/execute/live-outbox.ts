@@ -4,7 +4,9 @@
  */
 import { DataTypes, Op, type Model, type ModelStatic, type Sequelize, type Transaction } from 'sequelize';
 import type { ChangeEvent, ChangeKind } from '../core/live-feed.js';
+import { pgTextLiteral } from '../core/pg-literal.js';
 import { outsideRequests } from './deadline.js';
+import type { LastStatement } from './write-transaction.js';
 
 /** The outbox model's name on the app's Sequelize instance. */
 export const OUTBOX_MODEL = 'FastCrudChange';
@@ -75,31 +77,52 @@ export interface ChangeRow {
   readonly scopes: readonly Readonly<Record<string, unknown>>[] | null;
 }
 
+/** An event row's column values, in `CHANGE_COLUMNS`' order: the JSON columns as text. */
+function changeValues(row: ChangeRow): [string, string, string, string | null, Date] {
+  const scopes = row.scopes === null ? null : JSON.stringify(row.scopes);
+  return [row.resource, row.kind, JSON.stringify(row.ids), scopes, new Date()];
+}
+
+const CHANGE_COLUMNS = ['resource', 'kind', 'ids', 'scopes', 'created_at'] as const;
+
+/** PostgreSQL: the insert of one event row, and the notification PostgreSQL delivers when (and only if) it commits. */
+function announcedInsert(sequelize: Sequelize, values: readonly string[]): string {
+  const columns = CHANGE_COLUMNS.map((name) => sequelize.getQueryInterface().quoteIdentifier(name));
+  return (
+    `WITH change AS (INSERT INTO ${outboxTable(sequelize)} (${columns.join(', ')}) VALUES (${values.join(', ')}) ` +
+    `RETURNING 1) SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM change`
+  );
+}
+
 /**
  * Writes one event row in the write's transaction, and on PostgreSQL announces it (`pg_notify`, delivered when the
- * transaction commits, never when it rolls back).
+ * transaction commits, never when it rolls back) in the same statement.
  * @example await writeChange(sequelize, { resource: 'Product', kind: 'created', ids: ['7'], scopes: null }, t);
  */
 export async function writeChange(sequelize: Sequelize, row: ChangeRow, transaction: Transaction): Promise<void> {
-  const values = {
-    resource: row.resource,
-    kind: row.kind,
-    ids: JSON.stringify(row.ids),
-    scopes: row.scopes === null ? null : JSON.stringify(row.scopes),
-    created_at: new Date(),
-  };
+  const values = changeValues(row);
   if (sequelize.getDialect() !== 'postgres') {
-    await outboxModel(sequelize).create(values, { transaction });
+    await outboxModel(sequelize).create(
+      Object.fromEntries(CHANGE_COLUMNS.map((name, index) => [name, values[index]])),
+      { transaction },
+    );
     return;
   }
-  // One round trip: the insert, and the notification PostgreSQL delivers when (and only when) it commits.
-  const columns = Object.keys(values).map((name) => sequelize.getQueryInterface().quoteIdentifier(name));
-  const table = outboxTable(sequelize);
-  await sequelize.query(
-    `WITH change AS (INSERT INTO ${table} (${columns.join(', ')}) VALUES ($1, $2, $3, $4, $5) RETURNING 1) ` +
-      `SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM change`,
-    { bind: Object.values(values), transaction },
+  await sequelize.query(announcedInsert(sequelize, ['$1', '$2', '$3', '$4', '$5']), { bind: values, transaction });
+}
+
+/**
+ * The event row's write as a transaction's last statement (`inWriteTransaction`): on PostgreSQL also as text that
+ * carries its values as literals, so that it can travel in the COMMIT's round trip.
+ * @example return { value: record, last: changeWrite(sequelize, row) };
+ */
+export function changeWrite(sequelize: Sequelize, row: ChangeRow): LastStatement {
+  const run = (transaction: Transaction) => writeChange(sequelize, row, transaction);
+  if (sequelize.getDialect() !== 'postgres') return { sql: undefined, run };
+  const values = changeValues(row).map((value) =>
+    value === null ? 'NULL' : pgTextLiteral(value instanceof Date ? value.toISOString() : value),
   );
+  return { sql: announcedInsert(sequelize, values), run };
 }
 
 /** The outbox table's name, quoted (with its schema when the model has one). */

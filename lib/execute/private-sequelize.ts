@@ -5,7 +5,15 @@
  * docs/guide/internals.md lists each member and why it is used.
  */
 import { createRequire } from 'node:module';
-import { ConnectionAcquireTimeoutError, DataTypes, Sequelize, Utils, type Model, type ModelStatic } from 'sequelize';
+import {
+  ConnectionAcquireTimeoutError,
+  DataTypes,
+  Sequelize,
+  Utils,
+  type Model,
+  type ModelStatic,
+  type Transaction,
+} from 'sequelize';
 
 /** The parts of Sequelize's query generator a SELECT is assembled from (`selectQuery` calls the same ones). */
 export interface QueryGenerator {
@@ -53,6 +61,13 @@ interface ModelPrivates {
   readonly _dataTypeSanitizers?: Readonly<Record<string, Sanitizer>>;
 }
 
+/** The members of Sequelize's Transaction that its own `commit()` finishes a transaction with. */
+interface TransactionPrivates {
+  finished?: string;
+  readonly _afterCommitHooks?: readonly ((transaction: Transaction) => unknown)[];
+  cleanup?(): void;
+}
+
 /** The CLS namespace Sequelize reads a transaction from, when an app set one (`Sequelize.useCLS`). */
 interface SequelizeClass {
   readonly _cls?: { get(key: string): unknown };
@@ -80,6 +95,8 @@ const DEBUG_CHANNEL: Readonly<Record<string, string>> = {
   mariadb: 'sql:mariadb',
 };
 
+const transactionPrivates = (transaction: Transaction): TransactionPrivates =>
+  transaction as unknown as TransactionPrivates;
 const privatesOf = (model: ModelStatic<Model>): ModelPrivates => model as unknown as ModelPrivates;
 const cls = (): SequelizeClass['_cls'] => (Sequelize as unknown as SequelizeClass)._cls;
 const parsers = (): TypeParsers => DataTypes as unknown as TypeParsers;
@@ -245,6 +262,37 @@ export const privateSequelize = {
   queriesAsPlanned(model: ModelStatic<Model>): boolean {
     const scope = privatesOf(model)._scope;
     return cls() === undefined && (scope === undefined || Object.keys(scope).length === 0);
+  },
+
+  /** True when `transaction` is open and has the members `commitWith` finishes it with, as `commit()` does. */
+  commitsWith(transaction: Transaction): boolean {
+    const members = transactionPrivates(transaction);
+    return (
+      typeof members.cleanup === 'function' &&
+      Array.isArray(members._afterCommitHooks) &&
+      members.finished === undefined
+    );
+  },
+
+  /**
+   * Runs `sql` (its values written in as literals) and COMMIT as one simple query, one round trip, then finishes
+   * `transaction` as `Transaction#commit` does: marked committed, its connection given back to the pool, its
+   * afterCommit hooks run. When either statement fails, the transaction is rolled back and the failure thrown.
+   * PostgreSQL only (the simple query protocol runs several statements); `commitsWith` first.
+   * @example await privateSequelize.commitWith(sequelize, transaction, "INSERT INTO t VALUES ('x')");
+   */
+  async commitWith(sequelize: Sequelize, transaction: Transaction, sql: string): Promise<void> {
+    const members = transactionPrivates(transaction);
+    try {
+      await sequelize.query(`${sql};\nCOMMIT`, { transaction });
+    } catch (thrown) {
+      // A failed statement leaves the transaction aborted, a failed COMMIT ends it: ROLLBACK closes either.
+      await transaction.rollback().catch(() => undefined);
+      throw thrown;
+    }
+    members.finished = 'commit';
+    members.cleanup!();
+    for (const hook of members._afterCommitHooks!) await hook.call(transaction, transaction);
   },
 
   /** True when Sequelize would read a transaction from a CLS namespace. */
