@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
 import fc from 'fast-check';
@@ -14,30 +11,17 @@ import { parseCsv } from '../support/csv.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { FORMS } from '../support/forms.js';
 import { serve, type TestServer } from '../support/http.js';
+import { snapshotFiles } from '../support/snapshot-files.js';
 
 const databases = await testDatabases();
-const directory = mkdtempSync(join(tmpdir(), 'fast-crud-export-cursor-'));
-const files: Sequelize[] = [];
+const snapshots = snapshotFiles('fast-crud-export-cursor-');
 after(async () => {
-  await Promise.all(files.map((sequelize) => sequelize.close()));
-  rmSync(directory, { recursive: true, force: true });
+  await snapshots.close();
   await closeAll(databases);
 });
 
 /** Runs of the byte-comparison property per form and dialect. */
 const RUNS = Number(process.env['FAST_CRUD_EXPORT_RUNS'] ?? 10);
-
-/**
- * PostgreSQL and MariaDB as they are; for SQLite a file in WAL mode: an export reads one snapshot there, which a
- * cursor needs (an in-memory database has one shared connection and no snapshot).
- */
-async function snapshotConnection(sequelize: Sequelize, name: string): Promise<Sequelize> {
-  if (sequelize.getDialect() !== 'sqlite') return sequelize;
-  const file = new Sequelize({ dialect: 'sqlite', storage: join(directory, `${name}.sqlite`), logging: false });
-  await file.query('PRAGMA journal_mode = WAL');
-  files.push(file);
-  return file;
-}
 
 /** Items of two tenants, soft-deletable, with nullable sort columns of several kinds and a category. */
 function defineModels(
@@ -130,7 +114,7 @@ for (const db of databases)
       const reads: ExportRead[] = [];
 
       before(async () => {
-        sequelize = await snapshotConnection(db.sequelize!, prefix);
+        sequelize = await snapshots.connection(db.sequelize!, prefix);
         const models = defineModels(sequelize, prefix);
         Item = models.Item;
         await models.Category.sync({ force: true });

@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
 import fc from 'fast-check';
@@ -11,30 +8,17 @@ import { parseCsv } from '../support/csv.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { FORMS } from '../support/forms.js';
 import { serve, type TestServer } from '../support/http.js';
+import { snapshotFiles } from '../support/snapshot-files.js';
 
 const databases = await testDatabases();
-const directory = mkdtempSync(join(tmpdir(), 'fast-crud-export-'));
-const files: Sequelize[] = [];
+const snapshots = snapshotFiles('fast-crud-export-');
 after(async () => {
-  await Promise.all(files.map((sequelize) => sequelize.close()));
-  rmSync(directory, { recursive: true, force: true });
+  await snapshots.close();
   await closeAll(databases);
 });
 
 /** Runs of the keyset and fast-path properties per form and dialect. */
 const RUNS = Number(process.env['FAST_CRUD_EXPORT_RUNS'] ?? 10);
-
-/**
- * The connection a snapshot test runs on: PostgreSQL and MariaDB as they are; for SQLite a file in
- * WAL mode, the setup where an export reads one snapshot (an in-memory database has one shared connection).
- */
-async function snapshotConnection(sequelize: Sequelize, name: string): Promise<Sequelize> {
-  if (sequelize.getDialect() !== 'sqlite') return sequelize;
-  const file = new Sequelize({ dialect: 'sqlite', storage: join(directory, `${name}.sqlite`), logging: false });
-  await file.query('PRAGMA journal_mode = WAL');
-  files.push(file);
-  return file;
-}
 
 /** Items with nullable sort columns of several kinds, and a getter on `label` in the getter variant. */
 function defineItems(sequelize: Sequelize, name: string, getter: boolean): ModelStatic<Model> {
@@ -172,7 +156,7 @@ for (const db of databases)
       let mutate: (() => Promise<void>) | undefined;
 
       before(async () => {
-        sequelize = await snapshotConnection(db.sequelize!, name);
+        sequelize = await snapshots.connection(db.sequelize!, name);
         Item = defineItems(sequelize, `${name}Item`, false);
         await Item.sync({ force: true });
         // After the first batch is read, the next mutation (if any) runs on another connection, outside the export.

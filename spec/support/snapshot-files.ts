@@ -1,0 +1,39 @@
+/**
+ * The connections the export specs read a snapshot on: PostgreSQL and MariaDB as they are; for SQLite a file in WAL
+ * mode, the setup where an export reads one snapshot (an in-memory database has one shared connection and no
+ * snapshot, which a cursor needs).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Sequelize } from 'sequelize';
+
+/** Snapshot connections made in one temporary directory, closed and removed together. */
+export interface SnapshotFiles {
+  /** `sequelize` itself, or for SQLite a WAL file named `name` in the directory. */
+  connection(sequelize: Sequelize, name: string): Promise<Sequelize>;
+  /** Closes every file's connection and removes the directory. */
+  close(): Promise<void>;
+}
+
+/**
+ * A directory for one spec's SQLite snapshot files, named after `prefix`.
+ * @example const snapshots = snapshotFiles('fast-crud-export-'); after(() => snapshots.close());
+ */
+export function snapshotFiles(prefix: string): SnapshotFiles {
+  const directory = mkdtempSync(join(tmpdir(), prefix));
+  const files: Sequelize[] = [];
+  return {
+    async connection(sequelize, name) {
+      if (sequelize.getDialect() !== 'sqlite') return sequelize;
+      const file = new Sequelize({ dialect: 'sqlite', storage: join(directory, `${name}.sqlite`), logging: false });
+      await file.query('PRAGMA journal_mode = WAL');
+      files.push(file);
+      return file;
+    },
+    async close() {
+      await Promise.all(files.map((sequelize) => sequelize.close()));
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
