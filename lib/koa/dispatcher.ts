@@ -1,7 +1,8 @@
 /**
  * Two router layers per run of consecutive `crud` calls: they find the resources a request path can
  * reach in a map and run each one's routes on a small router of its own, so @koa/router tests two
- * layers for any number of resources, through its public API only.
+ * layers for any number of resources, through its public API only. A path that only literal routes of
+ * one resource can match (a search's `/products`) is answered by the run itself, with that router's layers.
  */
 import Router, { type Layer, type RouterContext } from '@koa/router';
 import type { Middleware, Next } from 'koa';
@@ -36,6 +37,11 @@ interface Member {
   readonly routes: readonly DispatchRoute[];
   /** Its router per prefix, made at its first request under that prefix. */
   readonly routers: Map<string, ResourceRouter>;
+  /**
+   * The places in `routes` of the routes at each path (folded as the router compares paths) that no route with a
+   * parameter can match, such as the search's `/products`: the run answers such a path without the member's router.
+   */
+  readonly literal: ReadonlyMap<string, readonly number[]>;
 }
 
 /** The resources of consecutive `crud` calls on one router, served by the same two layers. */
@@ -84,7 +90,10 @@ export function runAtEnd(router: Router): Run | undefined {
  * `ctx.routerPath` and `router.param` handlers are @koa/router's own. It puts those routers'
  * matched layers in its own place in `ctx.matched`, so `allowedMethods()` and `notFound()` answer
  * 405, 501, OPTIONS and `Allow` from the routes as if they were on the app's router, and sets
- * `ctx.routeMatched` from them.
+ * `ctx.routeMatched` from them. When one resource is reachable, the prefix has no parameter and the path is
+ * one of its literal paths (`literalPaths`), the run sets what that router would and calls the route itself
+ * (`serveLiteral`): a second @koa/router dispatch (its host check, matching of every layer, `compose` and
+ * closures) per search, for nothing.
  * @example const run = newRun(router); for (const path of RUN_PATTERNS) router.all(path, run.middleware);
  */
 export function newRun(owner: Router): Run {
@@ -111,14 +120,15 @@ export function newRun(owner: Router): Run {
     return found;
   };
   // What each layer path the run's layers are seen under says: below the prefix or at it, and the prefix.
-  const layers = new Map<string, { readonly below: boolean; readonly prefix: string }>();
+  // `literal`: below a prefix without parameters, where a path of literal routes needs no router of the resource.
+  const layers = new Map<string, { readonly below: boolean; readonly prefix: string; readonly literal: boolean }>();
   const layerOf = (layerPath: string) => {
     let found = layers.get(layerPath);
     if (found !== undefined) return found;
     const below = layerPath.endsWith(WILDCARD);
     const prefix = layerPath.slice(0, below ? layerPath.length - WILDCARD.length : undefined).replace(/\/$/, '');
     if (layers.size >= 2 * MAX_PREFIXES) layers.clear();
-    layers.set(layerPath, (found = { below, prefix }));
+    layers.set(layerPath, (found = { below, prefix, literal: below && (prefix === '' || LITERAL.test(prefix)) }));
     return found;
   };
   const middleware = function fastCrudDispatch(ctx: RouterContext, next: Next): Promise<unknown> {
@@ -126,14 +136,22 @@ export function newRun(owner: Router): Run {
     const matched = ctx.matched ?? [];
     const at = matched.findIndex((layer) => layer.path === layerPath && layer.stack.includes(middleware));
     if (at < 0) return next();
-    const { below, prefix } = layerOf(layerPath);
+    const { below, prefix, literal } = layerOf(layerPath);
     // The part of the path below the prefix, as sent: the wildcard's capture (none for the root layer).
     const relative = below ? `/${ctx.captures?.at(-1) ?? ''}` : '';
-    const routers = reachable(relative).map((member) => routerOf(member, prefix));
-    const outer = ctx.router;
-    for (const router of routers) router.adopt(owner, outer);
+    const members = reachable(relative);
     const head = matched.slice(0, at);
     const tail = matched.slice(at + 1);
+    if (literal && members.length === 1 && plainOptions(owner.opts)) {
+      const served = serveLiteral(ctx, next, members[0]!, fold(relative), () => routerOf(members[0]!, prefix), {
+        head,
+        tail,
+      });
+      if (served !== undefined) return served;
+    }
+    const routers = members.map((member) => routerOf(member, prefix));
+    const outer = ctx.router;
+    for (const router of routers) router.adopt(owner, outer);
     const mine: Layer[] = [];
     // @koa/router appends the layers it matches to this array; `settle` moves them to this layer's place.
     ctx.matched = [...head];
@@ -163,7 +181,7 @@ export function newRun(owner: Router): Run {
     owner,
     middleware,
     add: (base, routes) => {
-      const member: Member = { order: members.length, routes, routers: new Map() };
+      const member: Member = { order: members.length, routes, routers: new Map(), literal: literalPaths(routes, fold) };
       members.push(member);
       if (!LITERAL.test(base)) anywhere.push(member);
       else byBase.set(fold(base), [...(byBase.get(fold(base)) ?? []), member]);
@@ -173,8 +191,93 @@ export function newRun(owner: Router): Run {
   return run;
 }
 
+/** The router options under which a resource's router does nothing for a literal route but match it and run it. */
+function plainOptions(opts: Router['opts']): boolean {
+  return opts.exclusive !== true && opts.host === undefined && opts.routerPath === undefined;
+}
+
+/**
+ * The places of a resource's routes by path, for the paths made of literal segments only that no route with a
+ * parameter can match (`/products`, not `/products/options`, which `/products/:id` matches too). A route path of
+ * another shape than literal and `:name` segments (a wildcard, an optional part) may match anything: then none.
+ * @example literalPaths(routes, fold).get('/products') // [0, 1]: the search and the create
+ */
+function literalPaths(
+  routes: readonly DispatchRoute[],
+  fold: (path: string) => string,
+): ReadonlyMap<string, readonly number[]> {
+  const found = new Map<string, number[]>();
+  const patterns: (string | null)[][] = [];
+  for (const [index, route] of routes.entries()) {
+    if (LITERAL.test(route.path)) {
+      const key = fold(route.path);
+      found.set(key, [...(found.get(key) ?? []), index]);
+      continue;
+    }
+    const segments = route.path.split('/').slice(1);
+    // A whole-segment parameter (null) matches any segment; anything else of this route is not understood here.
+    if (!segments.every((segment) => PARAM.test(segment) || LITERAL.test(`/${segment}`))) return new Map();
+    patterns.push(segments.map((segment) => (PARAM.test(segment) ? null : fold(segment))));
+  }
+  for (const key of [...found.keys()]) {
+    const segments = key.split('/').slice(1);
+    const reached = patterns.some(
+      (pattern) =>
+        pattern.length === segments.length && pattern.every((part, i) => part === null || part === segments[i]),
+    );
+    if (reached) found.delete(key);
+  }
+  return found;
+}
+
+/** A route path segment that is one parameter and nothing else. */
+const PARAM = /^:[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * Serves a request whose path below the prefix is one of `member`'s literal paths, as the member's router would:
+ * the same layers (its routes' own, from that router's stack) go in the run's place in `ctx.matched`, and the route
+ * of the request's method runs with the context @koa/router gives it (`params`, `captures`, `routerPath`,
+ * `_matchedRoute`). Undefined, for the member's router to serve it, when no route or more than one takes the method,
+ * or when a route's layer holds more than its own middleware.
+ */
+function serveLiteral(
+  ctx: RouterContext,
+  next: Next,
+  member: Member,
+  path: string,
+  router: () => ResourceRouter,
+  around: { readonly head: readonly Layer[]; readonly tail: readonly Layer[] },
+): Promise<unknown> | undefined {
+  const places = member.literal.get(path);
+  if (places === undefined) return undefined;
+  const { layers } = router();
+  let chosen: Layer | undefined;
+  for (const place of places) {
+    const layer = layers[place]!;
+    if (!layer.methods.includes(ctx.method)) continue;
+    if (chosen !== undefined || layer.stack.length !== 1) return undefined;
+    chosen = layer;
+  }
+  if (chosen === undefined || typeof chosen.path !== 'string') return undefined;
+  ctx.matched = [...around.head, ...places.map((place) => layers[place]!), ...around.tail];
+  ctx.routeMatched = true;
+  // A new object, as each layer @koa/router runs gives one.
+  const params = withoutRest(ctx.params);
+  ctx.params = params === ctx.params ? { ...params } : params;
+  ctx.request.params = ctx.params;
+  ctx.captures = [];
+  ctx.routerPath = chosen.path;
+  ctx.routerName = chosen.name || undefined;
+  ctx._matchedRoute = chosen.path;
+  if (chosen.name) ctx._matchedRouteName = chosen.name;
+  // A throw propagates to the koa-compose of the run's layer, which rejects with it as the member's router's would.
+  return Promise.resolve(chosen.stack[0]!(ctx, next));
+}
+
 /** The router of one resource under one prefix, and what connects it to a request. */
 interface ResourceRouter {
+  /** The layers of the resource's routes, in the order of its routes. */
+  readonly layers: readonly Layer[];
   readonly middleware: Middleware;
   /** The layer of `enter`, the first this router runs: not one of the resource's routes. */
   readonly entry: Layer | undefined;
@@ -205,6 +308,7 @@ function resourceRouter(prefix: string, routes: readonly DispatchRoute[], owner:
     }
   };
   return {
+    layers: router.stack.slice(1),
     middleware: router.routes() as Middleware,
     entry,
     adopt: (ownerRouter, current) => {

@@ -3,7 +3,8 @@
  * driver + hand-written SQL + JSON.stringify), the fastest this stack can answer the same requests.
  * 10,000 products (9,000 live); each round starts a fresh process per side, checks that both answer
  * the same bytes, then loads them in turn, in half-second slices (A, B, B, A, …), with 32 keep-alive connections from this
- * process. Prints, per workload, the throughput ratio library/floor and the server CPU per request.
+ * process. Prints, per workload, the throughput ratio library/floor and the server CPU per request, with its user and
+ * system parts.
  *   npm run bench -- search-options [rounds] [seconds]   (SQLite file under .tmp/; PostgreSQL too when FAST_CRUD_PG_URL answers)
  * A third server, the library held on its public executor (what a model whose probe failed uses),
  * is loaded beside them, so the cost of that fallback is printed too; BENCH_PUBLIC=0 leaves it out.
@@ -90,7 +91,7 @@ function cpuRoute(app: Koa): void {
   app.use(async (ctx, next) => {
     if (ctx.path !== '/__cpu') return next();
     const { user, system } = process.cpuUsage();
-    ctx.body = { cpu: user + system };
+    ctx.body = { user, system };
   });
 }
 
@@ -259,12 +260,15 @@ function get(port: number, path: string): Promise<string> {
   });
 }
 
-const cpu = async (port: number) => (JSON.parse(await get(port, '/__cpu')) as { cpu: number }).cpu;
+/** The server's user and system CPU time so far, in microseconds. */
+const cpu = async (port: number) => JSON.parse(await get(port, '/__cpu')) as { user: number; system: number };
 
 interface Sample {
   readonly rps: number;
   /** Server CPU per request, in milliseconds. */
   readonly cpuMs: number;
+  /** The part of `cpuMs` the kernel spent for the server (system time), in milliseconds. */
+  readonly systemMs: number;
 }
 
 /** What one side did in a load: requests answered, seconds spent, server CPU in microseconds. */
@@ -272,6 +276,7 @@ interface Tally {
   done: number;
   seconds: number;
   cpuMicros: number;
+  systemMicros: number;
 }
 
 /** 32 connections, each sending the next request when the last is answered, for `seconds`; adds what it did to `tally`. */
@@ -288,7 +293,9 @@ async function load(port: number, path: string, seconds: number, tally: Tally): 
     }),
   );
   tally.seconds += (performance.now() - started) / 1000;
-  tally.cpuMicros += (await cpu(port)) - before;
+  const after = await cpu(port);
+  tally.cpuMicros += after.user + after.system - before.user - before.system;
+  tally.systemMicros += after.system - before.system;
 }
 
 /** Seconds of one slice: each round loads the two sides in turn, a slice at a time, so a machine that speeds up or slows down meets both alike. */
@@ -303,18 +310,18 @@ async function loadInterleaved(
   path: string,
   seconds: number,
 ): Promise<Partial<Record<Side, Sample>>> {
-  const tallies = Object.fromEntries(SIDES.map((side) => [side, { done: 0, seconds: 0, cpuMicros: 0 }])) as Record<
-    Side,
-    Tally
-  >;
+  const tallies = Object.fromEntries(
+    SIDES.map((side) => [side, { done: 0, seconds: 0, cpuMicros: 0, systemMicros: 0 }]),
+  ) as Record<Side, Tally>;
   const slices = Math.max(1, Math.round(seconds / SLICE_SECONDS));
   for (let slice = 0; slice < slices; slice += 1) {
     const order = slice % 2 === 0 ? SIDES : [...SIDES].reverse();
     for (const side of order) await load(ports[side]!, path, seconds / slices, tallies[side]);
   }
-  const sample = ({ done, seconds: spent, cpuMicros }: Tally): Sample => ({
+  const sample = ({ done, seconds: spent, cpuMicros, systemMicros }: Tally): Sample => ({
     rps: done / spent,
     cpuMs: cpuMicros / 1000 / done,
+    systemMs: systemMicros / 1000 / done,
   });
   return Object.fromEntries(SIDES.map((side) => [side, sample(tallies[side])]));
 }
@@ -373,9 +380,12 @@ async function run(rounds: number, seconds: number, only: Dialect | undefined): 
       const { floor: f } = samples[workload];
       const figures = (side: Side) => {
         const s = samples[workload][side];
-        return `    ${side.padEnd(7)} ${median(s.map((x) => x.rps))
-          .toFixed(0)
-          .padStart(6)} req/s, ${median(s.map((x) => x.cpuMs)).toFixed(2)} ms CPU/request\n`;
+        return (
+          `    ${side.padEnd(7)} ${median(s.map((x) => x.rps))
+            .toFixed(0)
+            .padStart(6)} req/s, ${median(s.map((x) => x.cpuMs)).toFixed(3)} ms CPU/request ` +
+          `(user ${median(s.map((x) => x.cpuMs - x.systemMs)).toFixed(3)}, system ${median(s.map((x) => x.systemMs)).toFixed(3)})\n`
+        );
       };
       const ratio = (side: Side, name: string) => {
         const s = samples[workload][side];
