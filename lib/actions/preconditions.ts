@@ -19,7 +19,7 @@ import { fail } from '../core/jsend.js';
 import type { ActionScope } from '../resource/scope.js';
 import { forgetWithheldSince, withheldValues } from '../resource/withheld-notes.js';
 import type { ErrorCode, FailItem, Reply } from '../types.js';
-import { rowTag, versionAttributeOf, withBodyTag } from './record-tag.js';
+import { bodyTag, rowTag, versionAttributeOf, withTag } from './record-tag.js';
 import { serialize } from './records.js';
 import { rowsStage } from './stages.js';
 
@@ -37,9 +37,9 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * A read's or a search's reply under the request's `If-None-Match` (and `If-Match`): a 304 with the reply's `ETag`
- * and no body when the client holds it already, a 412 when `If-Match` names another one, else the reply as it is.
- * Only a success reply with an `ETag` is ever replaced, so a 403 or a 404 stays what it is.
+ * A read's reply under the request's `If-None-Match` (and `If-Match`): a 304 with the reply's `ETag` and no body when
+ * the client holds it already, a 412 when `If-Match` names another one, else the reply as it is. Only a success reply
+ * with an `ETag` is ever replaced, so a 403 or a 404 stays what it is.
  * @example return conditionalRead(scope, await recordReply(scope, 'read', record, scope.config.read));
  */
 export function conditionalRead(scope: ActionScope, reply: Reply): Reply {
@@ -51,16 +51,29 @@ export function conditionalRead(scope: ActionScope, reply: Reply): Reply {
   const outcome = readPrecondition(headers, current!);
   if (outcome === 'proceed') return reply;
   if (outcome === 'failed') return preconditionFailed('If-Match', etag);
-  return { status: 304, headers: { ETag: etag }, body: { status: 'success', data: null, meta: {} } };
+  return notModified(etag);
 }
 
 /**
- * A search reply with a weak `ETag` of its body, under the request's `If-None-Match`.
+ * A search reply with a weak `ETag` of its body, under the request's `If-None-Match`. The outcome is decided from the
+ * tag as a value, before any reply is made of it: a 304 or a 412 builds no tagged copy of the page and keeps none of
+ * its JSON text; only a 200 carries that text on to the Koa layer. The 200 and the 304 take their tag from one
+ * `bodyTag` of one body.
  * @example return conditionalSearch(scope, reply);
  */
 export function conditionalSearch(scope: ActionScope, reply: Reply): Reply {
   if (reply.status >= 300 || reply.body.status !== 'success') return reply;
-  return conditionalRead(scope, withBodyTag(reply));
+  const { tag, json } = bodyTag(reply);
+  const headers = conditionalHeaders(scope);
+  const outcome =
+    headers.ifMatch === undefined && headers.ifNoneMatch === undefined ? 'proceed' : readPrecondition(headers, tag);
+  if (outcome === 'proceed') return withTag(reply, tag, json);
+  return outcome === 'failed' ? preconditionFailed('If-Match', formatTag(tag)) : notModified(formatTag(tag));
+}
+
+/** The 304 of a conditional read: the tag, and no body (the Koa layer sends none and builds no envelope for it). */
+function notModified(etag: string): Reply {
+  return { status: 304, headers: { ETag: etag }, body: { status: 'success', data: null, meta: {} } };
 }
 
 /** The writes a configuration may require `If-Match` for, each with the key that says so. */

@@ -30,22 +30,29 @@ export function rowTag(scope: ActionScope, row: Readonly<Record<string, unknown>
 }
 
 /**
- * A reply with the weak tag of its whole body (search) in `ETag`: equal bodies, equal tags. The body's JSON text
- * rides along on the reply (`serializedBody`), so the Koa layer sends it instead of serializing the body again.
- * @example return withBodyTag(reply);
+ * The weak tag of a search reply's whole body, with the body's JSON text it was made from: equal bodies, equal tags.
+ * @example const { tag, json } = bodyTag(reply);
  */
-export function withBodyTag(reply: Reply): Reply {
+export function bodyTag(reply: Reply): { readonly tag: EntityTag; readonly json: string } {
   const json = JSON.stringify(reply.body);
-  const tag = formatTag({ weak: true, opaque: digest(json) });
-  const tagged = { ...reply, headers: { ...reply.headers, ETag: tag } };
-  Object.defineProperty(tagged, SERIALIZED, { value: { body: reply.body, json } });
+  return { tag: { weak: true, opaque: digest(json) }, json };
+}
+
+/**
+ * A reply with `tag` in `ETag`. `json`, the body's JSON text the tag was made from (a search page's), rides along on
+ * the reply (`serializedBody`), so the Koa layer sends it instead of serializing the body again.
+ * @example const { tag, json } = bodyTag(reply); return withTag(reply, tag, json);
+ */
+export function withTag(reply: Reply, tag: EntityTag, json?: string): Reply {
+  const tagged = { ...reply, headers: { ...reply.headers, ETag: formatTag(tag) } };
+  if (json !== undefined) Object.defineProperty(tagged, SERIALIZED, { value: { body: reply.body, json } });
   return tagged;
 }
 
 const SERIALIZED: unique symbol = Symbol('koa-fast-crud: the JSON text of a reply body');
 
 /**
- * The JSON text `withBodyTag` made of this reply's body, if it made one and the body is still that object.
+ * The JSON text `withTag` was handed for this reply's body, if it was handed one and the body is still that object.
  * @example const json = serializedBody(reply); if (json !== undefined) ctx.body = json;
  */
 export function serializedBody(reply: Reply): string | undefined {
@@ -70,5 +77,5 @@ function holdsAssociation(scope: ActionScope, row: Readonly<Record<string, unkno
  */
 export function withRecordTag(scope: ActionScope, reply: Reply, row: Readonly<Record<string, unknown>> | undefined) {
   if (row === undefined || row === null || typeof row !== 'object' || reply.status >= 300) return reply;
-  return { ...reply, headers: { ...reply.headers, ETag: formatTag(rowTag(scope, row)) } };
+  return withTag(reply, rowTag(scope, row));
 }

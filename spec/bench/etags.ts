@@ -5,7 +5,11 @@
  * them; each server reports its own CPU time, and the figures are medians over rounds. Timed: a read and a search page
  * (200) on both, and on the ETag server the same requests with the ETag in If-None-Match (304). The replies' bodies are
  * checked equal first. It also times the hashes an ETag could use on the read's JSON, in this process.
- *   npm run bench -- etags [rounds=5] [requests=3000]
+ *   npm run bench -- etags [rounds=5] [requests=3000] [sizes]
+ * Then, on the ETag server alone, each size of record (`SIZES`: the tiny product, 2 KB and 20 KB descriptions; `sizes`
+ * picks some, comma-separated): its read and its search page as a 200, the same 200 again (the noise floor) and a 304
+ * (a 20 KB page gets a tenth of the requests); per size, each round's 304 / 200 ratio, and whether it is below 1
+ * beyond the noise floor.
  *   npm run bench -- etags callgrind [slices] [requests] [warm-up]: instructions per request instead of CPU time, under
  *   valgrind (spec/bench/etags-callgrind.ts)
  * `BENCH_PORT=<n>`: the servers listen on n and n+1 (a free port each by default).
@@ -16,7 +20,8 @@ import { Agent } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { callgrindMain } from './etags-callgrind.js';
-import { beforeLib, load, READ, ROOT, SEARCH, send, serveProducts } from './etags-support.js';
+import { beforeLib, load, ratioOf, READ, ROOT, SEARCH, send, serveProducts, SIZES, verdict } from './etags-support.js';
+import type { Ratio, Size } from './etags-support.js';
 
 const self = fileURLToPath(import.meta.url);
 /** Child: the products resource served by the lib at `libPath`, its port sent to the parent. */
@@ -71,21 +76,39 @@ function hashCost(algorithm: string, text: string, count = 20_000): number {
   return best;
 }
 
-async function main(rounds: number, requests: number): Promise<void> {
+async function main(rounds: number, requests: number, sizes: readonly Size[]): Promise<void> {
   const libs = { before: beforeLib(), etags: `${ROOT}lib/index.ts` };
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   // Both servers serve the same requests, so neither is warmer; the server without ETags ignores If-None-Match.
+  // Then, on the ETag server, each size's read and page: the 200, the same 200 again (the noise floor) and the 304.
+  const sized = sizes.flatMap((size) =>
+    (['read', 'search page'] as const).flatMap((route) => {
+      const path = route === 'read' ? size.read : size.search;
+      const share = route === 'read' || size.text <= 2_000 ? 1 : 2_000 / size.text;
+      return ([' 200', ' 200 again', ' 304'] as const).map((kind) => ({
+        name: `${size.name} ${route}${kind}`,
+        server: 'etags' as const,
+        path,
+        conditional: kind === ' 304',
+        share,
+      }));
+    }),
+  );
   const cases = [
-    { name: 'read 200', server: 'before', path: READ, conditional: false },
-    { name: 'read 200', server: 'etags', path: READ, conditional: false },
-    { name: 'read, If-None-Match ignored', server: 'before', path: READ, conditional: true },
-    { name: 'read 304', server: 'etags', path: READ, conditional: true },
-    { name: 'search page 200', server: 'before', path: SEARCH, conditional: false },
-    { name: 'search page 200', server: 'etags', path: SEARCH, conditional: false },
-    { name: 'search, If-None-Match ignored', server: 'before', path: SEARCH, conditional: true },
-    { name: 'search page 304', server: 'etags', path: SEARCH, conditional: true },
+    ...[
+      { name: 'read 200', server: 'before', path: READ, conditional: false },
+      { name: 'read 200', server: 'etags', path: READ, conditional: false },
+      { name: 'read, If-None-Match ignored', server: 'before', path: READ, conditional: true },
+      { name: 'read 304', server: 'etags', path: READ, conditional: true },
+      { name: 'search page 200', server: 'before', path: SEARCH, conditional: false },
+      { name: 'search page 200', server: 'etags', path: SEARCH, conditional: false },
+      { name: 'search, If-None-Match ignored', server: 'before', path: SEARCH, conditional: true },
+      { name: 'search page 304', server: 'etags', path: SEARCH, conditional: true },
+    ].map((c) => ({ ...c, server: c.server as 'before' | 'etags', share: 1 })),
+    ...sized,
   ] as const;
   const cpu = cases.map(() => [] as number[]);
+  const slices = 6;
   let readJson = '';
   let searchBody: unknown;
   for (let round = 0; round < rounds; round += 1) {
@@ -95,18 +118,18 @@ async function main(rounds: number, requests: number): Promise<void> {
     const servers = { before, etags };
     try {
       const tags: Record<string, string> = {};
-      for (const path of [READ, SEARCH]) {
+      for (const path of new Set([READ, SEARCH, ...sized.map((c) => c.path)])) {
         const [a, b] = await Promise.all([send(agent, before.port, path), send(agent, etags.port, path)]);
         if (a.status !== 200 || a.body !== b.body) throw new Error(`${path}: the servers disagree`);
         if (b.etag === undefined) throw new Error(`${path}: no ETag`);
         tags[path] = b.etag;
         if (path === READ) readJson = JSON.stringify(JSON.parse(b.body).data);
-        else searchBody = JSON.parse(b.body);
+        if (path === SEARCH) searchBody = JSON.parse(b.body);
       }
       // Each case in small slices, the servers alternating, so drifting machine load falls on all of them alike.
-      const slices = 6;
+      const countOf = (c: (typeof cases)[number]) => Math.max(slices, Math.ceil((requests * c.share) / slices));
       for (const c of cases)
-        await load(agent, servers[c.server].port, c.path, headersOf(c, tags), Math.ceil(requests / 3), expectOf(c));
+        await load(agent, servers[c.server].port, c.path, headersOf(c, tags), countOf(c) * 2, expectOf(c));
       const spent = cases.map(() => 0);
       for (let slice = 0; slice < slices; slice += 1) {
         const order = slice % 2 === 0 ? [...cases.keys()] : [...cases.keys()].reverse();
@@ -114,12 +137,12 @@ async function main(rounds: number, requests: number): Promise<void> {
           const c = cases[index]!;
           const { port } = servers[c.server];
           const start0 = JSON.parse((await send(agent, port, '/__cpu')).body).micros as number;
-          await load(agent, port, c.path, headersOf(c, tags), Math.ceil(requests / slices), expectOf(c));
+          await load(agent, port, c.path, headersOf(c, tags), countOf(c), expectOf(c));
           const end = JSON.parse((await send(agent, port, '/__cpu')).body).micros as number;
           spent[index]! += end - start0;
         }
       }
-      for (const index of cases.keys()) cpu[index]!.push(spent[index]! / (Math.ceil(requests / slices) * slices));
+      for (const [index, c] of cases.entries()) cpu[index]!.push(spent[index]! / (countOf(c) * slices));
     } finally {
       for (const s of [before, etags]) await new Promise((resolve) => (s.child.once('exit', resolve), s.child.kill()));
     }
@@ -143,6 +166,18 @@ async function main(rounds: number, requests: number): Promise<void> {
   console.log(
     `  304 against 200, search page:  ${(at('search page 304', 'etags') / at('search page 200', 'etags')).toFixed(2)}×`,
   );
+  // Each round's 304 against the same round's 200, and the same 200 twice (the noise floor), per size.
+  const rounds0 = (name: string) => cpu[cases.findIndex((c) => c.name === name)]!;
+  const text = (r: Ratio) =>
+    `${r.mean.toFixed(3)}× ± ${r.halfWidth.toFixed(3)} (rounds ${Math.min(...r.all).toFixed(2)} to ` +
+    `${Math.max(...r.all).toFixed(2)})`;
+  for (const size of sizes)
+    for (const route of ['read', 'search page']) {
+      const label = `${size.name} ${route}`;
+      const r = ratioOf(rounds0(`${label} 304`), rounds0(`${label} 200`));
+      const floor = ratioOf(rounds0(`${label} 200 again`), rounds0(`${label} 200`));
+      console.log(`  304 / 200, ${label.padEnd(20)} ${text(r)}; noise floor ${text(floor)}: ${verdict(r, floor)}`);
+    }
   const hashes = ['sha1', 'md5', 'sha256'].map((name) => `${name} ${hashCost(name, readJson).toFixed(0)} ns`);
   const pageText = JSON.stringify(searchBody);
   const pageHash = timeOf(() => createHash('sha1').update(pageText).digest('base64url'));
@@ -177,5 +212,15 @@ async function main(rounds: number, requests: number): Promise<void> {
 const [mode = 'run', ...rest] = process.argv.slice(2);
 if (mode === 'server') await server(rest[0]!, Number(rest[1] ?? 0));
 else if (rest[0] === 'callgrind')
-  await callgrindMain(Number(rest[1] ?? 4), Number(rest[2] ?? 150), Number(rest[3] ?? 400));
-else await main(Number(rest[0] ?? 5), Number(rest[1] ?? 3000));
+  await callgrindMain(Number(rest[1] ?? 4), Number(rest[2] ?? 150), Number(rest[3] ?? 400), sizesNamed(rest[4]));
+else await main(Number(rest[0] ?? 5), Number(rest[1] ?? 3000), sizesNamed(rest[2]));
+
+/** The sizes a comma-separated list names (`tiny,20 KB`, spaces optional), or all of them. */
+function sizesNamed(list: string | undefined): readonly Size[] {
+  if (list === undefined) return SIZES;
+  const squash = (name: string) => name.replace(/\s+/g, '').toLowerCase();
+  const names = list.split(',').map(squash);
+  const picked = SIZES.filter((size) => names.includes(squash(size.name)));
+  if (picked.length !== names.length) throw new Error(`sizes: ${list}; known: ${SIZES.map((s) => s.name).join(', ')}`);
+  return picked;
+}

@@ -1,7 +1,8 @@
 // The 304 path and the 200 path give one tag for one state (issue #23, "the 304's cost"): for any record and any page
 // of records (fast-check), a read and a search answer 200 with an ETag; the same request with that ETag in
 // If-None-Match answers 304, with no body and the same ETag; with any other tag it answers the 200 again, body and ETag
-// unchanged. After a write the old tag is a 200 with the new tag, never a 304. On each database, in both forms
+// unchanged; the tag in a list and `*` are 304s too, and `If-Match` of the 200's strong tag is that 200 again (a weak
+// tag or another tag a 412). After a write the old tag is a 200 with the new tag, never a 304. On each database, in both forms
 // (`efp*` tables).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -66,6 +67,17 @@ for (const db of databases)
         assert.deepEqual([cached.status, cached.headers.get('etag'), cached.text], [304, tag, '']);
         const other = await get(path, tag.startsWith('W/') ? '"another"' : 'W/"another"');
         assert.deepEqual([other.status, other.headers.get('etag'), other.text], [200, tag, full.text]);
+        // The tag among others, and `*`, are 304s with the same tag too.
+        for (const list of [`"another", ${tag}`, '*']) {
+          const listed = await get(path, list);
+          assert.deepEqual([listed.status, listed.headers.get('etag'), listed.text], [304, tag, ''], list);
+        }
+        // If-Match compares strongly: the 200's own strong tag is the 200 again; a weak one, or another, a 412.
+        const ifMatch = (value: string) => server.request('GET', path, { headers: { 'if-match': value } });
+        const own = await ifMatch(tag);
+        if (tag.startsWith('W/')) assert.equal(own.status, 412, own.text);
+        else assert.deepEqual([own.status, own.headers.get('etag'), own.text], [200, tag, full.text]);
+        assert.equal((await ifMatch('"another"')).status, 412);
         return tag;
       }
 
