@@ -11,7 +11,7 @@ import { parseCsv } from '../support/csv.js';
 import { closeAll, testDatabases } from '../support/databases.js';
 import { FORMS } from '../support/forms.js';
 import { serve, type TestServer } from '../support/http.js';
-import { snapshotFiles } from '../support/snapshot-files.js';
+import { holdsSnapshot, snapshotFiles } from '../support/snapshot-files.js';
 
 const databases = await testDatabases();
 const snapshots = snapshotFiles('fast-crud-export-cursor-');
@@ -236,25 +236,13 @@ for (const db of databases)
         const reader = response.body!.getReader();
         await reader.read();
         assert.deepEqual(reads, [{ by: 'cursor' }]);
-        assert.ok(await inTransaction(sequelize), 'the export holds its snapshot while it streams');
+        assert.ok(await holdsSnapshot(sequelize), 'the export holds its snapshot while it streams');
         controller.abort();
         await reader.cancel().catch(() => undefined);
-        for (let tries = 0; tries < 200 && (await inTransaction(sequelize)); tries++)
+        for (let tries = 0; tries < 200 && (await holdsSnapshot(sequelize)); tries++)
           await new Promise((resolve) => setTimeout(resolve, 50));
-        assert.equal(await inTransaction(sequelize), false, 'the snapshot ended and its connection is idle again');
+        assert.equal(await holdsSnapshot(sequelize), false, 'the snapshot ended and its connection is idle again');
         assert.equal(await Item.count(), 20_000, 'the database still answers');
       });
     });
   }
-
-/**
- * True while an export's snapshot is open: a connection borrowed from this Sequelize's pool (PostgreSQL, MariaDB),
- * or a transaction's own connection (SQLite).
- */
-async function inTransaction(sequelize: Sequelize): Promise<boolean> {
-  const manager = (
-    sequelize as unknown as { connectionManager: { pool?: { using?: number }; connections?: Record<string, unknown> } }
-  ).connectionManager;
-  if (sequelize.getDialect() === 'sqlite') return Object.keys(manager.connections ?? {}).length > 1;
-  return (manager.pool?.using ?? 0) > 0;
-}

@@ -37,3 +37,16 @@ export function snapshotFiles(prefix: string): SnapshotFiles {
     },
   };
 }
+
+/**
+ * True while an export's snapshot is open: a connection borrowed from this Sequelize's pool (PostgreSQL, MariaDB;
+ * other test files share the database, so its sessions say nothing), or a transaction's own connection (SQLite).
+ * @example assert.ok(await holdsSnapshot(sequelize), 'the export holds its snapshot while it streams');
+ */
+export async function holdsSnapshot(sequelize: Sequelize): Promise<boolean> {
+  const manager = (
+    sequelize as unknown as { connectionManager: { pool?: { using?: number }; connections?: Record<string, unknown> } }
+  ).connectionManager;
+  if (sequelize.getDialect() === 'sqlite') return Object.keys(manager.connections ?? {}).length > 1;
+  return (manager.pool?.using ?? 0) > 0;
+}
