@@ -14,10 +14,17 @@ import { ownFields, pickFields } from '../core/sparse-fields.js';
 import type { HookResult } from '../resource/resource.js';
 import { controllerScope, markDefaultHooks, type ActionScope } from '../resource/scope.js';
 import { inOneState } from '../execute/consistent.js';
-import { executorFor, type Chosen, type Executor, type PreparedSelect, type RawShape } from '../execute/executor.js';
+import {
+  decidedExecutor,
+  executorFor,
+  type Chosen,
+  type Executor,
+  type PreparedSelect,
+  type RawShape,
+} from '../execute/executor.js';
 import { PREPARED_LIMIT, stateOf } from '../execute/state.js';
 import type { ExecutionState, PreparedSearch, SearchPath } from '../execute/state.js';
-import { rowScopesOf, scopesKey } from '../resource/row-scopes.js';
+import { rowScopesOf, scopesKey, unscoped } from '../resource/row-scopes.js';
 import type { FailItem, Reply, RowScopes, SearchPlan } from '../types.js';
 import { conditionalSearch } from './preconditions.js';
 import { serializerFor } from './records.js';
@@ -137,9 +144,11 @@ export async function searchAction(scope: ActionScope): Promise<Reply> {
 async function searchPage(scope: ActionScope): Promise<Reply> {
   const { model } = scope;
   const state = stateOf(model.sequelize!);
-  const chosen = await executorFor(model, scope.ctx);
+  // Known without waiting on every request but a model's first: each await costs a promise or two, and more while
+  // AsyncLocalStorage is on.
+  const chosen = decidedExecutor(model, scope.ctx) ?? (await executorFor(model, scope.ctx));
   const { executor, forced } = chosen;
-  const scopes = await rowScopesOf(scope, 'search');
+  const scopes = unscoped(scope) ?? (await rowScopesOf(scope, 'search'));
   // A request that must read where its client's write is visible (readYourWrites) plans and prepares its own.
   const requirement = scope.resource.plugins.length === 0 ? undefined : await readStage(scope, 'search');
   const reusable =
@@ -159,7 +168,7 @@ async function searchPage(scope: ActionScope): Promise<Reply> {
       compileSearch(model, plan, scope.resource.deletedAt, relationSettings(scope, scopes)),
     );
   }
-  if (requirement === undefined) return answerSearch(scope, chosen, plan, query, known, reusable);
+  if (requirement === undefined) return await answerSearch(scope, chosen, plan, query, known, reusable);
   const planned = query;
   return placedRead(model.sequelize!, requirement, (placement) =>
     answerSearch(scope, chosen, plan, { ...planned, ...placement }, undefined, undefined),
@@ -256,7 +265,8 @@ async function answerSearch(
   const sliced = hasMore ? records.slice(0, page.perPage) : records;
   // Raw rows of a sparse fieldset hold its columns alone already; serialized instances keep its keys here.
   const rows = fields === undefined || select !== undefined ? sliced : sliced.map((row) => pickFields(row, fields));
-  const data = await rowsStage(scope, 'search', (await scope.hook('afterSearch', rows)) ?? rows);
+  const hooked = scope.hasHook('afterSearch') ? ((await scope.hook('afterSearch', rows)) ?? rows) : rows;
+  const data = scope.resource.plugins.length === 0 ? hooked : await rowsStage(scope, 'search', hooked);
   const current = page?.page ?? 1;
   if (count === undefined) {
     const pagination = { current, perPage: page?.perPage ?? Math.max(rows.length, 1), hasMore };
@@ -419,7 +429,8 @@ export function Search<TBase extends AbstractConstructor<BaseController>>(Base: 
      */
     afterSearch(_rows: Record<string, unknown>[]): HookResult<Record<string, unknown>[]> {}
   }
-  // A class that keeps these as they are searches as a resource without them does (its plans may be reused).
-  markDefaultHooks(SearchAction.prototype, ['modifyFilters', 'modifySearchQuery']);
+  // A class that keeps these as they are searches as a resource without them does (its plans may be reused, and its
+  // rows go out without a hook call).
+  markDefaultHooks(SearchAction.prototype, ['modifyFilters', 'modifySearchQuery', 'afterSearch']);
   return SearchAction;
 }

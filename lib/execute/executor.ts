@@ -79,13 +79,12 @@ export interface Chosen {
  * @example const { executor, driver } = await executorFor(Product, ctx);
  */
 export async function executorFor(model: ModelStatic<Model>, ctx: object): Promise<Chosen> {
+  const decided = decidedExecutor(model, ctx);
+  if (decided !== undefined) return decided;
   const state = stateOf(model.sequelize!);
-  const forced = state.observer?.force?.(ctx);
-  if (forced === 'public') return { executor: publicExecutor, driver: false, forced };
-  if (forced === 'fast') return { executor: fastExecutor, driver: false, forced };
+  const forced = state.observer?.force?.(ctx) as 'instance' | undefined;
   const choice = state.executors.get(model);
-  if (choice !== undefined && 'done' in choice) return { executor: choice.done, driver: true, forced };
-  let pending = choice?.pending;
+  let pending = choice !== undefined && 'pending' in choice ? choice.pending : undefined;
   if (pending === undefined) {
     // An unexpected failure of the probe itself decides nothing: this request reads through the public executor.
     pending = probe(model).catch(() => {
@@ -95,6 +94,20 @@ export async function executorFor(model: ModelStatic<Model>, ctx: object): Promi
     state.executors.set(model, { pending });
   }
   return { executor: await pending, driver: true, forced };
+}
+
+/**
+ * `executorFor`'s answer when it is known without waiting (the model's probe is over, or a test forced an executor);
+ * undefined while the probe has not run or runs. Lets a request's hot path do without an `await`.
+ * @example const chosen = decidedExecutor(Product, ctx) ?? (await executorFor(Product, ctx));
+ */
+export function decidedExecutor(model: ModelStatic<Model>, ctx: object): Chosen | undefined {
+  const state = stateOf(model.sequelize!);
+  const forced = state.observer?.force?.(ctx);
+  if (forced === 'public') return { executor: publicExecutor, driver: false, forced };
+  if (forced === 'fast') return { executor: fastExecutor, driver: false, forced };
+  const choice = state.executors.get(model);
+  return choice !== undefined && 'done' in choice ? { executor: choice.done, driver: true, forced } : undefined;
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   type Transaction,
 } from 'sequelize';
 import { inOneState } from './consistent.js';
-import { driverRefusal, driverSelect, driverSelects } from './driver-connection.js';
+import { driverRefusal, driverSelect, driverSelects, type DriverStatement } from './driver-connection.js';
 import type { Capture, Executor, PreparedSelect, RawShape } from './executor.js';
 import { privateSequelize } from './private-sequelize.js';
 import { FRAGMENT_LIMIT, stateOf } from './state.js';
@@ -70,8 +70,17 @@ interface FastSelect {
   readonly where: string | undefined;
   /** True when the page and the count run on the driver connection, else through `sequelize.query`. */
   readonly driver: boolean;
-  /** The SQL of the page and of the count once assembled (kept only when `where` is compiled), shared by `again`. */
-  readonly sql: { page?: string; count?: string; both?: string };
+  /**
+   * What is made once for every request that reuses the select (only when `where` is compiled), shared by `again`: the
+   * SQL of the page and of the count, their statements for `driverSelects`, and the select again on each path.
+   */
+  readonly sql: {
+    page?: string;
+    count?: string;
+    both?: string;
+    statements?: readonly [DriverStatement, DriverStatement];
+    again?: { driver?: PreparedSelect; sequelize?: PreparedSelect };
+  };
 }
 
 /**
@@ -241,7 +250,9 @@ async function pageAndCount(select: FastSelect, shape: RawShape): Promise<[Recor
     if (split !== undefined) return [convertRows(select.model, split[0], shape), split[1]];
   }
   if (select.driver && dialect !== 'sqlite') {
-    const statements = [pageQuery(select), countQuery(select)];
+    // Their options are only read (`sequelize.query` copies them), so one pair serves every request.
+    const make = () => [pageQuery(select), countQuery(select)] as const;
+    const statements = select.where === undefined ? make() : (select.sql.statements ??= make());
     const text = kept(select, 'both', () => statements.map(({ sql }) => sql).join(' '));
     const [rows, counted] = await driverSelects(sequelize, statements, text);
     return [convertRows(select.model, rows as Record<string, unknown>[], shape), countOf(counted)];
@@ -270,11 +281,14 @@ function prepared(select: FastSelect, shape: RawShape): PreparedSelect {
     page: () => page(select, shape),
     count: () => count(select),
     pageAndCount: () => pageAndCount(select, shape),
-    again: (driver) =>
-      prepared(
-        { ...select, driver: driver && driverRefusal(select.model.sequelize!, select.options) === undefined },
-        shape,
-      ),
+    again: (driver) => {
+      // Asked on every request: an instance's options and query hooks may change while it serves.
+      const onDriver = driver && driverRefusal(select.model.sequelize!, select.options) === undefined;
+      const make = () => prepared({ ...select, driver: onDriver }, shape);
+      if (select.where === undefined) return make();
+      const kept = (select.sql.again ??= {});
+      return (kept[onDriver ? 'driver' : 'sequelize'] ??= make());
+    },
   };
 }
 

@@ -55,10 +55,12 @@ export function unsafeRouteHandler(
     watchQueries(bound.model.sequelize!);
     registerRowScopes(bound);
     if (bound.live) outboxModel(bound.model.sequelize!);
-    const serve = async (ctx: Context, method: CrudMethod, batch = false) => {
+    // Not an async function: most actions' promise is handed on as it is rather than wrapped in another.
+    const serve = (ctx: Context, method: CrudMethod, batch = false): Promise<Reply | undefined> => {
       const scope = resourceScope(bound, ctx, readBody);
       if (batch) return batchAction(scope, method);
-      return (method === 'create' ? await createManyIfArray(scope) : undefined) ?? ACTIONS[method](scope);
+      if (method !== 'create') return ACTIONS[method](scope);
+      return createManyIfArray(scope).then((many) => many ?? ACTIONS.create(scope));
     };
     return Object.assign(serve, { fields: errorFields(bound.model, bound.policy.visible) });
   }

@@ -63,8 +63,9 @@ export function routeMiddleware(def: RouteDef, runtime: RouteRuntime) {
     if (ctx.url.length > runtime.config.global.max_url_length)
       return writeReply(ctx, uriTooLong(runtime.config.global.max_url_length));
     const work = new RequestWork(runtime.config.global.timeout_ms);
+    // `on`, not `once`: a response closes once, and `once` would wrap the listener and take it off again.
     if (READS.has(def.method))
-      ctx.res.once(
+      ctx.res.on(
         'close',
         () => ctx.res.writableFinished || work.stop(new ClientGone('The client closed the connection')),
       );
@@ -86,9 +87,13 @@ function hasUuids(ctx: Context, names: readonly string[]): boolean {
   return names.every((name) => isUuid(params[name]));
 }
 
-async function serve(ctx: Context, def: RouteDef, { handler, can }: RouteRuntime): Promise<Reply | undefined> {
-  if (def.ability !== null && !(await can!(ctx, def.ability))) return forbidden(def.ability);
-  return handler(ctx, def.method, def.batch === true);
+/** The route's action, after its ability check; not an async function, which would wrap the action's promise again. */
+function serve(ctx: Context, def: RouteDef, { handler, can }: RouteRuntime): Promise<Reply | undefined> {
+  if (def.ability === null) return handler(ctx, def.method, def.batch === true);
+  const { ability } = def;
+  return Promise.resolve(can!(ctx, ability)).then((allowed) =>
+    allowed ? handler(ctx, def.method, def.batch === true) : forbidden(ability),
+  );
 }
 
 function forbidden(ability: string): Reply {
