@@ -10,6 +10,9 @@
  * is loaded beside them, so the cost of that fallback is printed too; BENCH_PUBLIC=0 leaves it out.
  * BENCH_LIB_B=<dir>/lib/index.ts makes the third server another copy of lib/ on its fast executor instead, so a
  * before/after pair is measured in the same interleaved run; BENCH_FORM=class registers a class-form controller.
+ * BENCH_WARM=<s> loads each server that long before it is measured (10 s); BENCH_SLICE=<s> sets the slices (0.5 s).
+ * BENCH_FLOOR=snapshot makes the PostgreSQL floor read its page and count as the library does, in one REPEATABLE READ
+ * query string on one connection, rather than as two queries on two connections.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -118,6 +121,8 @@ const OPTIONS_SQL = (q: (name: string) => string) =>
 async function floor(dialect: Dialect): Promise<void> {
   let all: (sql: string) => Promise<Record<string, unknown>[]>;
   let date: (value: unknown) => unknown;
+  type Rows = Record<string, unknown>[];
+  let pageAndCount: (() => Promise<[Rows, Rows]>) | undefined;
   if (dialect === 'sqlite') {
     const sqlite3 = (await import('sqlite3')).default;
     const db = new sqlite3.Database(SQLITE_FILE);
@@ -135,6 +140,14 @@ async function floor(dialect: Dialect): Promise<void> {
     const pool = new pg.Pool({ connectionString: PG_URL, max: POOL });
     all = async (sql) => (await pool.query(sql)).rows as Record<string, unknown>[];
     date = (value) => value;
+    if (process.env['BENCH_FLOOR'] === 'snapshot') {
+      const quote = (name: string) => `"${name}"`;
+      const both = `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${SEARCH_SQL(quote)}; ${COUNT_SQL(quote)}; COMMIT;`;
+      pageAndCount = async () => {
+        const results = (await pool.query(both)) as unknown as { rows: Rows }[];
+        return [results[1]!.rows, results[2]!.rows];
+      };
+    }
   }
   const q = (name: string) => `"${name}"`;
   const search = SEARCH_SQL(q);
@@ -152,7 +165,7 @@ async function floor(dialect: Dialect): Promise<void> {
         meta: {},
       });
     } else if (ctx.path === '/products') {
-      const [rows, counted] = await Promise.all([all(search), all(count)]);
+      const [rows, counted] = await (pageAndCount?.() ?? Promise.all([all(search), all(count)]));
       for (const row of rows) {
         row['created_at'] = date(row['created_at']);
         row['deleted_at'] = date(row['deleted_at']);
@@ -298,8 +311,11 @@ async function load(port: number, path: string, seconds: number, tally: Tally): 
   tally.systemMicros += after.system - before.system;
 }
 
-/** Seconds of one slice: each round loads the two sides in turn, a slice at a time, so a machine that speeds up or slows down meets both alike. */
-const SLICE_SECONDS = 0.5;
+/**
+ * Seconds of one slice (`BENCH_SLICE`): each round loads the two sides in turn, a slice at a time, so a machine that
+ * speeds up or slows down meets both alike.
+ */
+const SLICE_SECONDS = Number(process.env['BENCH_SLICE'] ?? 0.5);
 
 /**
  * Loads both servers for `seconds` each, in slices of `SLICE_SECONDS` that alternate A, B, B, A, …
@@ -326,9 +342,15 @@ async function loadInterleaved(
   return Object.fromEntries(SIDES.map((side) => [side, sample(tallies[side])]));
 }
 
+/**
+ * Seconds each server is loaded before it is measured (`BENCH_WARM`), with the measured load itself (32 connections):
+ * V8 is still optimizing the request path for several seconds after start, longer for the library, which has more code,
+ * and it re-optimizes when the load changes, so a shorter or lighter warm-up puts compilation into the measured CPU.
+ */
+const WARM_SECONDS = Number(process.env['BENCH_WARM'] ?? 10);
+
 async function warm(port: number, path: string): Promise<void> {
-  const until = performance.now() + 1000;
-  while (performance.now() < until) await Promise.all(Array.from({ length: 8 }, () => get(port, path)));
+  await load(port, path, WARM_SECONDS, { done: 0, seconds: 0, cpuMicros: 0, systemMicros: 0 });
 }
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
