@@ -82,7 +82,7 @@ export async function executorFor(model: ModelStatic<Model>, ctx: object): Promi
   const decided = decidedExecutor(model, ctx);
   if (decided !== undefined) return decided;
   const state = stateOf(model.sequelize!);
-  const forced = state.observer?.force?.(ctx) as 'instance' | undefined;
+  const forced = state.observer?.force?.(ctx);
   const choice = state.executors.get(model);
   let pending = choice !== undefined && 'pending' in choice ? choice.pending : undefined;
   if (pending === undefined) {
