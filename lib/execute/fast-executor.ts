@@ -70,17 +70,21 @@ interface FastSelect {
   readonly where: string | undefined;
   /** True when the page and the count run on the driver connection, else through `sequelize.query`. */
   readonly driver: boolean;
-  /**
-   * What is made once for every request that reuses the select (only when `where` is compiled), shared by `again`: the
-   * SQL of the page and of the count, their statements for `driverSelects`, and the select again on each path.
-   */
-  readonly sql: {
-    page?: string;
-    count?: string;
-    both?: string;
-    statements?: readonly [DriverStatement, DriverStatement];
-    again?: { driver?: PreparedSelect; sequelize?: PreparedSelect };
-  };
+  /** What `kept` made for every request that reuses the select, shared by `again`. */
+  readonly made: Made;
+}
+
+/**
+ * What a select makes once (only when `where` is compiled): the SQL of the page, of the count and of both, their
+ * statements for `driverSelects`, and the select again on the driver connection and through `sequelize.query`.
+ */
+interface Made {
+  page?: string;
+  count?: string;
+  both?: string;
+  statements?: readonly [DriverStatement, DriverStatement];
+  onDriver?: PreparedSelect;
+  onSequelize?: PreparedSelect;
 }
 
 /**
@@ -109,7 +113,7 @@ function prepareSelect(
   const onDriver = driver && driverRefusal(model.sequelize!, options) === undefined;
   const attributesKey =
     shape.attributes.join('\u0000') + captures.map(({ sql, as }) => `\u0004${sql}\u0005${as}`).join('');
-  return { model, options, attributesKey, where, driver: onDriver, sql: {} };
+  return { model, options, attributesKey, where, driver: onDriver, made: {} };
 }
 
 /** Runs a select's SQL on the driver connection or through `sequelize.query`. */
@@ -158,12 +162,17 @@ function pageQuery(select: FastSelect): { sql: string; options: Record<string, u
 }
 
 /**
- * The SQL of a select's page or count, assembled once: from kept strings and options that are only read, it is the
- * same text every time. Through `selectQuery` (no compiled WHERE) it is made again.
+ * One of what a select makes (`Made`), made once: from kept strings and options that are only read, it is the same
+ * every time. Through `selectQuery` (no compiled WHERE) it is made again for each request.
+ * @example const sql = kept(select, 'page', () => selectSql(select, options, select.attributesKey));
  */
-function kept(select: FastSelect, which: 'page' | 'count' | 'both', make: () => string): string {
+function kept<K extends keyof Made>(
+  select: FastSelect,
+  which: K,
+  make: () => NonNullable<Made[K]>,
+): NonNullable<Made[K]> {
   if (select.where === undefined) return make();
-  return (select.sql[which] ??= make());
+  return (select.made[which] ??= make());
 }
 
 async function page(select: FastSelect, shape: RawShape): Promise<Record<string, unknown>[]> {
@@ -251,8 +260,7 @@ async function pageAndCount(select: FastSelect, shape: RawShape): Promise<[Recor
   }
   if (select.driver && dialect !== 'sqlite') {
     // Their options are only read (`sequelize.query` copies them), so one pair serves every request.
-    const make = () => [pageQuery(select), countQuery(select)] as const;
-    const statements = select.where === undefined ? make() : (select.sql.statements ??= make());
+    const statements = kept(select, 'statements', () => [pageQuery(select), countQuery(select)] as const);
     const text = kept(select, 'both', () => statements.map(({ sql }) => sql).join(' '));
     const [rows, counted] = await driverSelects(sequelize, statements, text);
     return [convertRows(select.model, rows as Record<string, unknown>[], shape), countOf(counted)];
@@ -284,10 +292,9 @@ function prepared(select: FastSelect, shape: RawShape): PreparedSelect {
     again: (driver) => {
       // Asked on every request: an instance's options and query hooks may change while it serves.
       const onDriver = driver && driverRefusal(select.model.sequelize!, select.options) === undefined;
-      const make = () => prepared({ ...select, driver: onDriver }, shape);
-      if (select.where === undefined) return make();
-      const kept = (select.sql.again ??= {});
-      return (kept[onDriver ? 'driver' : 'sequelize'] ??= make());
+      return kept(select, onDriver ? 'onDriver' : 'onSequelize', () =>
+        prepared({ ...select, driver: onDriver }, shape),
+      );
     },
   };
 }

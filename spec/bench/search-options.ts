@@ -117,6 +117,9 @@ const COUNT_SQL = (q: (name: string) => string) =>
 const OPTIONS_SQL = (q: (name: string) => string) =>
   `SELECT ${q('id')} AS ${q('value')}, ${q('name')} AS ${q('label')} FROM ${q('bench_products')} WHERE ${q('deleted_at')} IS NULL ORDER BY ${q('name')} ASC`;
 
+/** An identifier quoted as both SQLite and PostgreSQL read it. */
+const quote = (name: string) => `"${name}"`;
+
 /** The floor: the driver, the SQL above, JSON.stringify. */
 async function floor(dialect: Dialect): Promise<void> {
   let all: (sql: string) => Promise<Record<string, unknown>[]>;
@@ -141,7 +144,6 @@ async function floor(dialect: Dialect): Promise<void> {
     all = async (sql) => (await pool.query(sql)).rows as Record<string, unknown>[];
     date = (value) => value;
     if (process.env['BENCH_FLOOR'] === 'snapshot') {
-      const quote = (name: string) => `"${name}"`;
       const both = `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${SEARCH_SQL(quote)}; ${COUNT_SQL(quote)}; COMMIT;`;
       pageAndCount = async () => {
         const results = (await pool.query(both)) as unknown as { rows: Rows }[];
@@ -149,10 +151,9 @@ async function floor(dialect: Dialect): Promise<void> {
       };
     }
   }
-  const q = (name: string) => `"${name}"`;
-  const search = SEARCH_SQL(q);
-  const count = COUNT_SQL(q);
-  const options = OPTIONS_SQL(q);
+  const search = SEARCH_SQL(quote);
+  const count = COUNT_SQL(quote);
+  const options = OPTIONS_SQL(quote);
   const app = new Koa();
   cpuRoute(app);
   app.use(async (ctx) => {
