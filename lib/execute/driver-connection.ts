@@ -10,6 +10,7 @@
  */
 import type { Sequelize } from 'sequelize';
 import { DEADLINE_HOOK, underRequestDeadline } from './deadline.js';
+import { queryTypes, type QueryTypes } from './pg-parsers.js';
 import { privateSequelize, type InstanceOptions, type KeptHook } from './private-sequelize.js';
 import { stateOf } from './state.js';
 
@@ -23,8 +24,14 @@ function isDefaultRetry(retry: InstanceOptions['retry']): boolean {
 
 /** True when a query hook list holds one that is not the deadline's (which the driver path applies itself). */
 function hasForeignHook(hooks: readonly KeptHook[] | KeptHook | undefined): boolean {
-  const list = hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
-  return list.some((hook: KeptHook) => typeof hook === 'function' || hook.name !== DEADLINE_HOOK);
+  if (hooks === undefined) return false;
+  if (!Array.isArray(hooks)) return isForeign(hooks as KeptHook);
+  for (const hook of hooks as readonly KeptHook[]) if (isForeign(hook)) return true;
+  return false;
+}
+
+function isForeign(hook: KeptHook): boolean {
+  return typeof hook === 'function' || hook.name !== DEADLINE_HOOK;
 }
 
 /** Options a query may carry that only `sequelize.query` applies: any of them sends it there. */
@@ -33,35 +40,53 @@ const QUERY_ONLY = ['transaction', 'replacements', 'bind', 'retry', 'searchPath'
 const SHAPING = ['nest', 'mapToModel', 'logQueryParameters', 'showWarnings', 'benchmark'] as const;
 
 /**
+ * The part of `driverRefusal` that a query's options decide alone: an option only `sequelize.query` applies, or rows
+ * that would come back shaped (not `raw`, nested, mapped). A prepared select keeps it, as its options never change.
+ * @example optionsRefusal({ raw: true, type: 'SELECT', replacements: [1] }) // 'replacements'
+ */
+export function optionsRefusal(options: Readonly<Record<string, unknown>>): string | undefined {
+  const needed = QUERY_ONLY.find((key) => options[key] !== undefined && options[key] !== null);
+  if (needed !== undefined) return needed;
+  const shaping = SHAPING.find((key) => Boolean(options[key]));
+  return shaping ?? (options['raw'] === true ? undefined : 'not raw');
+}
+
+/**
  * Why `sequelize.query(sql, options)` of a raw SELECT may not run on the driver connection, or
  * undefined when nothing could observe the difference: someone listens (a logger, a benchmark, a
  * query hook other than the deadline's, the `sql:<dialect>` debug channel), the query needs what only
  * `sequelize.query` does (a transaction or CLS, replacements or bind parameters, a retry setting, a
  * search path), or its rows would come back shaped (not `raw`, nested, mapped). `options` are the
- * query's own, before Sequelize merges the instance's `options.query` into them.
+ * query's own, before Sequelize merges the instance's `options.query` into them; `own` is their `optionsRefusal` when
+ * the caller keeps it (null: it does not).
  * @example driverRefusal(sequelize, { raw: true, type: 'SELECT' }) // undefined with logging off
  */
-export function driverRefusal(sequelize: Sequelize, options: Readonly<Record<string, unknown>>): string | undefined {
+export function driverRefusal(
+  sequelize: Sequelize,
+  options: Readonly<Record<string, unknown>>,
+  own: string | undefined | null = null,
+): string | undefined {
   const instance = privateSequelize.options(sequelize);
-  const merged =
-    instance.query === undefined || Object.keys(instance.query).length === 0
-      ? options
-      : { ...instance.query, ...options };
+  const merged = isEmpty(instance.query) ? options : { ...instance.query, ...options };
   const logging = merged['logging'] === undefined ? instance.logging : merged['logging'];
   if (logging) return 'logging';
   if (instance.benchmark || instance.showWarnings || instance.minifyAliases) return 'instance options';
   if (hasForeignHook(instance.hooks?.['beforeQuery']) || hasForeignHook(instance.hooks?.['afterQuery']))
     return 'query hooks';
-  const needed = QUERY_ONLY.find((key) => merged[key] !== undefined && merged[key] !== null);
-  if (needed !== undefined) return needed;
   if (privateSequelize.clsActive()) return 'CLS';
-  const shaping = SHAPING.find((key) => Boolean(merged[key]));
-  if (shaping !== undefined || merged['raw'] !== true) return shaping ?? 'not raw';
+  const refusal = merged === options && own !== null ? own : optionsRefusal(merged);
+  if (refusal !== undefined) return refusal;
   if (instance.dialectOptions?.prependSearchPath) return 'searchPath';
   const state = stateOf(sequelize);
   state.defaultRetry ??= isDefaultRetry(instance.retry);
   if (!state.defaultRetry) return 'retry';
   return privateSequelize.sqlDebugEnabled(sequelize.getDialect()) ? 'debug' : undefined;
+}
+
+/** True for no object, or one without keys (Sequelize's default `options.query`). */
+function isEmpty(object: object | undefined): boolean {
+  for (const _key in object) return false;
+  return true;
 }
 
 interface SqliteConnection {
@@ -73,7 +98,7 @@ interface PgResult {
 }
 interface PgConnection {
   query(
-    sql: string,
+    query: string | { readonly text: string; readonly types: QueryTypes },
     callback: (error: (Error & { code?: string }) | null, result: PgResult | PgResult[]) => void,
   ): void;
 }
@@ -85,22 +110,31 @@ interface MariadbConnection {
 const PG_BROKEN = /Unable to set non-blocking to true|SSL SYSCALL error: EOF detected|Local: Authentication failure/i;
 
 /** The rows of one statement, as the dialect's query class reads them from its driver. */
-function execute(dialect: string, connection: object, sql: string): Promise<Record<string, unknown>[]> {
+function execute(sequelize: Sequelize, connection: object, sql: string): Promise<Record<string, unknown>[]> {
+  const dialect = sequelize.getDialect();
   if (dialect === 'sqlite') {
     const sqlite = connection as SqliteConnection;
     return new Promise((resolve, reject) => sqlite.all(sql, (error, rows) => (error ? reject(error) : resolve(rows))));
   }
-  if (dialect === 'postgres') return executePg(connection, sql).then((results) => results[0]!.rows);
+  if (dialect === 'postgres') return executePg(connection, sql, pgTypes(sequelize)).then((results) => results[0]!.rows);
   return (connection as MariadbConnection).query(sql);
 }
 
+/** The type parsers of the instance's driver-path queries (pg-parsers.ts), made once; undefined when it has none. */
+function pgTypes(sequelize: Sequelize): QueryTypes | undefined {
+  const state = stateOf(sequelize);
+  if (state.queryTypes === undefined) state.queryTypes = queryTypes(sequelize) ?? null;
+  return state.queryTypes ?? undefined;
+}
+
 /**
- * The results of a PostgreSQL query string, one per statement (node-postgres sends it as one simple query); a broken
- * connection is marked as Sequelize's PostgreSQL query marks it.
+ * The results of a PostgreSQL query string, one per statement (node-postgres sends it as one simple query), its values
+ * parsed by `types` (else by the connection's own parsers); a broken connection is marked as Sequelize's PostgreSQL
+ * query marks it.
  */
-function executePg(connection: object, sql: string): Promise<PgResult[]> {
+function executePg(connection: object, sql: string, types?: QueryTypes): Promise<PgResult[]> {
   return new Promise((resolve, reject) =>
-    (connection as PgConnection).query(sql, (error, result) => {
+    (connection as PgConnection).query(types === undefined ? sql : { text: sql, types }, (error, result) => {
       if (error === null) return resolve(Array.isArray(result) ? result : [result]);
       const broken =
         error.code === 'ECONNRESET' || PG_BROKEN.test(String(error)) || error.message === 'Query read timeout';
@@ -124,7 +158,7 @@ export async function driverSelect(
   const connection = await privateSequelize.acquire(sequelize, options['useMaster'] === true);
   let rows: Record<string, unknown>[];
   try {
-    rows = await underRequestDeadline(sequelize, connection, () => execute(sequelize.getDialect(), connection, sql));
+    rows = await underRequestDeadline(sequelize, connection, () => execute(sequelize, connection, sql));
   } catch {
     sequelize.connectionManager.releaseConnection(connection);
     // The driver's error becomes Sequelize's (its class, its retry on SQLITE_BUSY) by running the query the usual way.
@@ -174,7 +208,7 @@ export async function driverSelects(
   try {
     results = await underRequestDeadline(sequelize, connection, () =>
       dialect === 'postgres'
-        ? pgSnapshot(connection, text, statements.length)
+        ? pgSnapshot(connection, text, statements.length, pgTypes(sequelize))
         : mariadbSnapshot(connection, statements),
     );
   } catch {
@@ -192,8 +226,13 @@ export async function driverSelects(
 }
 
 /** PostgreSQL: the rows of each of `count` statements, in one REPEATABLE READ READ ONLY transaction, one round trip. */
-async function pgSnapshot(connection: object, text: string, count: number): Promise<Record<string, unknown>[][]> {
-  const results = await executePg(connection, `${PG_BEGIN} ${text} COMMIT;`);
+async function pgSnapshot(
+  connection: object,
+  text: string,
+  count: number,
+  types: QueryTypes | undefined,
+): Promise<Record<string, unknown>[][]> {
+  const results = await executePg(connection, `${PG_BEGIN} ${text} COMMIT;`, types);
   if (results.length !== count + 2) throw new Error('a result per statement was expected');
   return results.slice(1, -1).map(({ rows }) => rows);
 }

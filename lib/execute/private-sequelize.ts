@@ -78,6 +78,22 @@ interface TypeParsers {
   readonly sqlite?: { readonly DATE?: { parse?(value: string, options: { timezone: string }): Date } };
 }
 
+/** What Sequelize's PostgreSQL connection manager parses values with (see `privateSequelize.pgTypes`). */
+export interface PgTypes {
+  /** Sequelize's parser of a column of type `oid` in `format` ('text' or 'binary'). */
+  parserOf(oid: number, format: string): (value: string) => unknown;
+  /** The oid of each builtin type, by its name in upper case (`INT4`, `NUMERIC`). */
+  readonly builtins: Readonly<Record<string, number>>;
+  /** The types of `DataTypes.postgres` as they are now, in the order `refreshTypeParser` reads them. */
+  dataTypes(): readonly PgDataType[];
+}
+
+/** A type of `DataTypes.postgres` as Sequelize's `refreshTypeParser` reads it. */
+export interface PgDataType {
+  readonly parse?: (value: string) => unknown;
+  readonly types?: { readonly postgres?: unknown };
+}
+
 /** What `Utils` has besides its typings: the attribute-to-column mapping `findAll` applies. */
 interface UtilsPrivates {
   mapFinderOptions?(options: object, model: ModelStatic<Model>): object;
@@ -361,6 +377,27 @@ export const privateSequelize = {
   markSaved(record: Model): void {
     const kept = record as unknown as { _previousDataValues: object; dataValues: object };
     kept._previousDataValues = { ...kept.dataValues };
+  },
+
+  /**
+   * PostgreSQL: what Sequelize's connection manager parses a column with (`getTypeParser(oid, format)`, which its
+   * connections hand node-postgres), the oids of PostgreSQL's builtin types by name (`lib.types.builtins`, from the
+   * node-postgres Sequelize loaded) and the types of `DataTypes.postgres`; undefined when the first two are not there.
+   */
+  pgTypes(sequelize: Sequelize): PgTypes | undefined {
+    const manager = sequelize.connectionManager as unknown as {
+      getTypeParser?: (oid: number, format: string) => unknown;
+      readonly lib?: { readonly types?: { readonly builtins?: unknown } };
+    };
+    const builtins = manager.lib?.types?.builtins;
+    if (typeof manager.getTypeParser !== 'function' || typeof builtins !== 'object' || builtins === null)
+      return undefined;
+    const { getTypeParser } = manager;
+    return {
+      parserOf: (oid, format) => getTypeParser.call(manager, oid, format) as (value: string) => unknown,
+      builtins: builtins as Readonly<Record<string, number>>,
+      dataTypes: () => Object.values((DataTypes as unknown as { postgres?: object }).postgres ?? {}) as PgDataType[],
+    };
   },
 
   /** Marks a node-postgres connection broken, as Sequelize's PostgreSQL query does, so the pool drops it on release. */

@@ -8,6 +8,7 @@ import type { FindOptions, Model, ModelStatic, Sequelize } from 'sequelize';
 import type { ExportRead } from '../core/export-read.js';
 import type { SearchPlan } from '../types.js';
 import type { Executor, PreparedSelect } from './executor.js';
+import type { QueryTypes } from './pg-parsers.js';
 
 /**
  * The way a search read its rows: model instances, or raw rows through the public executor, the
@@ -82,6 +83,8 @@ export interface ExecutionState {
   readonly executors: WeakMap<ModelStatic<Model>, ExecutorChoice>;
   /** Whether the instance's `retry` is Sequelize's default, once known. */
   defaultRetry: boolean | undefined;
+  /** PostgreSQL: the type parsers of the driver path's queries (pg-parsers.ts), once made; null when there are none. */
+  queryTypes: QueryTypes | null | undefined;
   observer: ExecutionObserver | undefined;
 }
 
@@ -110,6 +113,7 @@ export function stateOf(sequelize: Sequelize): ExecutionState {
       tables: new Map(),
       executors: new WeakMap(),
       defaultRetry: undefined,
+      queryTypes: undefined,
       observer: undefined,
     };
     states.set(sequelize, state);
