@@ -14,7 +14,13 @@ import {
   type Transaction,
 } from 'sequelize';
 import { inOneState } from './consistent.js';
-import { driverRefusal, driverSelect, driverSelects, type DriverStatement } from './driver-connection.js';
+import {
+  driverRefusal,
+  driverSelect,
+  driverSelects,
+  optionsRefusal,
+  type DriverStatement,
+} from './driver-connection.js';
 import type { Capture, Executor, PreparedSelect, RawShape } from './executor.js';
 import { privateSequelize } from './private-sequelize.js';
 import { FRAGMENT_LIMIT, stateOf } from './state.js';
@@ -70,6 +76,8 @@ interface FastSelect {
   readonly where: string | undefined;
   /** True when the page and the count run on the driver connection, else through `sequelize.query`. */
   readonly driver: boolean;
+  /** `optionsRefusal(options)`, which `again` asks `driverRefusal` on every request. */
+  readonly ownRefusal: string | undefined;
   /** What `kept` made for every request that reuses the select, shared by `again`. */
   readonly made: Made;
 }
@@ -110,10 +118,11 @@ function prepareSelect(
     : Object.hasOwn(options, 'where')
       ? generator.getWhereConditions(options['where'], as, model, options)
       : '';
-  const onDriver = driver && driverRefusal(model.sequelize!, options) === undefined;
+  const ownRefusal = optionsRefusal(options);
+  const onDriver = driver && driverRefusal(model.sequelize!, options, ownRefusal) === undefined;
   const attributesKey =
     shape.attributes.join('\u0000') + captures.map(({ sql, as }) => `\u0004${sql}\u0005${as}`).join('');
-  return { model, options, attributesKey, where, driver: onDriver, made: {} };
+  return { model, options, attributesKey, where, driver: onDriver, ownRefusal, made: {} };
 }
 
 /** Runs a select's SQL on the driver connection or through `sequelize.query`. */
@@ -291,7 +300,8 @@ function prepared(select: FastSelect, shape: RawShape): PreparedSelect {
     pageAndCount: () => pageAndCount(select, shape),
     again: (driver) => {
       // Asked on every request: an instance's options and query hooks may change while it serves.
-      const onDriver = driver && driverRefusal(select.model.sequelize!, select.options) === undefined;
+      const onDriver =
+        driver && driverRefusal(select.model.sequelize!, select.options, select.ownRefusal) === undefined;
       return kept(select, onDriver ? 'onDriver' : 'onSequelize', () =>
         prepared({ ...select, driver: onDriver }, shape),
       );
