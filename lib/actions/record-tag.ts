@@ -45,8 +45,9 @@ export function bodyTag(reply: Reply): { readonly tag: EntityTag; readonly json:
  */
 export function withTag(reply: Reply, tag: EntityTag, json?: string): Reply {
   const ETag = formatTag(tag);
-  // Built field by field: a literal that spreads an object and then adds a property costs V8 a runtime call.
-  const headers = reply.headers === undefined ? { ETag } : { ...reply.headers, ETag };
+  // Not `{ ...reply, headers }`: in Node 20's V8 a spread followed by a new property makes a new hidden class on every
+  // call, old-space garbage (the performance page, stop 32); `Object.assign` does not.
+  const headers = reply.headers === undefined ? { ETag } : Object.assign({}, reply.headers, { ETag });
   const tagged: Reply = { status: reply.status, body: reply.body, headers };
   if (json !== undefined) Object.defineProperty(tagged, SERIALIZED, { value: { body: reply.body, json } });
   return tagged;
