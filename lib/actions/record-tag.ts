@@ -1,6 +1,7 @@
 /** The ETag of a record as a reply shows it (its version, or a hash of what the client sees), and of a search body. */
 import { hash } from 'node:crypto';
 import { formatTag, versionTag, type EntityTag } from '../core/etag.js';
+import { jsonText } from '../core/json-text.js';
 import type { ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
 
@@ -26,7 +27,7 @@ export function rowTag(scope: ActionScope, row: Readonly<Record<string, unknown>
     const tag = versionTag(row[version]);
     if (tag !== undefined) return tag;
   }
-  return { weak: false, opaque: digest(JSON.stringify(row)) };
+  return { weak: false, opaque: digest(jsonText(row)) };
 }
 
 /**
@@ -34,7 +35,7 @@ export function rowTag(scope: ActionScope, row: Readonly<Record<string, unknown>
  * @example const { tag, json } = bodyTag(reply);
  */
 export function bodyTag(reply: Reply): { readonly tag: EntityTag; readonly json: string } {
-  const json = JSON.stringify(reply.body);
+  const json = jsonText(reply.body);
   return { tag: { weak: true, opaque: digest(json) }, json };
 }
 
