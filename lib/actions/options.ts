@@ -160,7 +160,7 @@ async function readWithinCap(
   cap: number,
 ): Promise<Record<string, unknown>[] | undefined> {
   if (hooked.limit === undefined || hooked.limit > cap) {
-    // Not a spread and a property: that makes a hidden class per request in Node 20 (see `withTag`).
+    // Not a spread and a property: that makes a hidden class per request in Node 20 (see `withHeader`).
     if (!countsFirst(model, hooked)) query = Object.assign({}, query, { limit: cap + 1 });
     else if ((await rowidSpan(model, chosen)) > cap && (await countRows(model, hooked, chosen)) > cap) {
       return undefined;

@@ -2,6 +2,7 @@
 import { hash } from 'node:crypto';
 import { formatTag, versionTag, type EntityTag } from '../core/etag.js';
 import { jsonText } from '../core/json-text.js';
+import { withHeader } from '../core/jsend.js';
 import type { ActionScope } from '../resource/scope.js';
 import type { Reply } from '../types.js';
 
@@ -45,11 +46,7 @@ export function bodyTag(reply: Reply): { readonly tag: EntityTag; readonly json:
  * @example const { tag, json } = bodyTag(reply); return withTag(reply, tag, json);
  */
 export function withTag(reply: Reply, tag: EntityTag, json?: string): Reply {
-  const ETag = formatTag(tag);
-  // Not `{ ...reply, headers }`: in Node 20's V8 a spread followed by a new property makes a new hidden class on every
-  // call, old-space garbage (the performance page, stop 32); `Object.assign` does not.
-  const headers = reply.headers === undefined ? { ETag } : Object.assign({}, reply.headers, { ETag });
-  const tagged: Reply = { status: reply.status, body: reply.body, headers };
+  const tagged = withHeader(reply, 'ETag', formatTag(tag));
   if (json !== undefined) Object.defineProperty(tagged, SERIALIZED, { value: { body: reply.body, json } });
   return tagged;
 }

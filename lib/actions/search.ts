@@ -5,6 +5,7 @@ import type { FindOptions, Model, ModelStatic } from 'sequelize';
 import { compileSearch, type RelationSettings } from '../compile/search.js';
 import type { AbstractConstructor, BaseController } from '../controller/base-controller.js';
 import { isUnreadableJson } from '../core/db-failure.js';
+import { withHeader } from '../core/jsend.js';
 import { unreadableJsonFilters } from '../core/json-filter-failure.js';
 import { QUERY_QS_OPTIONS, isPrototypeKey, parseBrackets, prototypeKeys } from '../core/qs-limits.js';
 import { FILTER_GROUPS, everyCondition } from '../core/filter-parser.js';
@@ -286,7 +287,7 @@ export const PER_PAGE_LOWERED = 'Fast-Crud-Per-Page-Lowered';
 /** A page's reply, with `PER_PAGE_LOWERED` when the client's `perPage` was above the cap. */
 function lowered(page: SearchPlan['page'], reply: Reply): Reply {
   if (page?.lowered !== true) return reply;
-  return { ...reply, headers: { ...reply.headers, [PER_PAGE_LOWERED]: String(page.perPage) } };
+  return withHeader(reply, PER_PAGE_LOWERED, String(page.perPage));
 }
 
 /**

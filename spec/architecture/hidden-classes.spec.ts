@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 
 describe('hidden classes per request', () => {
-  it('the tagged reply, its headers and a create reply with Location keep one map; the spread control does not', () => {
+  it('a reply given a header (ETag, Location, a lowered page) and its headers keep one map; the spread control does not', () => {
     const output = execFileSync(
       process.execPath,
       ['--allow-natives-syntax', '--import', 'tsx', 'spec/support/hidden-class-probe.ts'],
@@ -16,6 +16,13 @@ describe('hidden classes per request', () => {
     );
     const { control, ...builders } = JSON.parse(output) as Record<string, number>;
     assert.ok(control! > 900, `the probe sees the spread's maps (${control} of 1000)`);
-    assert.deepEqual(builders, { withTag: 0, withTagHeaders: 0, withLocation: 0, withLocationHeaders: 0 });
+    assert.deepEqual(builders, {
+      withTag: 0,
+      withTagHeaders: 0,
+      withHeader: 0,
+      withHeaderHeaders: 0,
+      loweredThenTagged: 0,
+      loweredThenTaggedHeaders: 0,
+    });
   });
 });

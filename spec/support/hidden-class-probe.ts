@@ -4,8 +4,8 @@
  * (V8 map) other than the one before. A builder that makes a map per call (`{ ...reply, headers }` in Node 20) counts
  * about 1,000; one that does not, 0.
  */
-import { withLocation } from '../../lib/actions/create.js';
 import { withTag } from '../../lib/actions/record-tag.js';
+import { withHeader } from '../../lib/core/jsend.js';
 import type { Reply } from '../../lib/types.js';
 
 // V8's intrinsic, reachable only with --allow-natives-syntax, and only from code parsed at run time.
@@ -35,7 +35,13 @@ process.stdout.write(
     control: freshMaps((i) => ({ ...reply(i), headers: { ETag: '"v1"' } })),
     withTag: freshMaps((i) => withTag(reply(i), tag, '{}')),
     withTagHeaders: freshMaps((i) => withTag(reply(i), tag), headersOf),
-    withLocation: freshMaps((i) => withLocation(withTag(reply(i), tag), `/items/${i}`)),
-    withLocationHeaders: freshMaps((i) => withLocation(withTag(reply(i), tag), `/items/${i}`), headersOf),
+    // A create's Location on its tagged reply; a lowered search page's header, then its tag.
+    withHeader: freshMaps((i) => withHeader(withTag(reply(i), tag), 'Location', `/items/${i}`)),
+    withHeaderHeaders: freshMaps((i) => withHeader(withTag(reply(i), tag), 'Location', `/items/${i}`), headersOf),
+    loweredThenTagged: freshMaps((i) => withTag(withHeader(reply(i), 'Fast-Crud-Per-Page-Lowered', '100'), tag, '{}')),
+    loweredThenTaggedHeaders: freshMaps(
+      (i) => withTag(withHeader(reply(i), 'Fast-Crud-Per-Page-Lowered', '100'), tag),
+      headersOf,
+    ),
   }),
 );
